@@ -1,0 +1,91 @@
+"""Errors that reach users: every one carries a source position and a stable code."""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Iterable
+
+
+@dataclass(frozen=True)
+class Pos:
+    """A position in a file the author wrote (1-based line and column)."""
+
+    file: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        if self.line <= 0:
+            return self.file
+        return f"{self.file}:{self.line}:{self.col}"
+
+    def shifted(self, lines: int = 0, col: int | None = None) -> "Pos":
+        return Pos(self.file, self.line + lines, self.col if col is None else col)
+
+
+UNKNOWN = Pos("<unknown>")
+
+
+class RulebookError(Exception):
+    """Base of every error shown to a user as `file:line:col: message`."""
+
+    code = "E000"
+
+    def __init__(self, message: str, pos: Pos = UNKNOWN, code: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.pos = pos
+        if code:
+            self.code = code
+
+    def __str__(self) -> str:
+        return f"{self.pos}: {self.message}"
+
+
+class RuleError(RulebookError):
+    """A rule file is wrong (found while loading or checking it)."""
+
+    code = "E100"
+
+
+class RuleErrors(RulebookError):
+    """Several rule errors found in one pass, reported together."""
+
+    def __init__(self, errors: list[RulebookError]):
+        errors = sorted(errors, key=lambda e: (e.pos.file, e.pos.line, e.pos.col))
+        super().__init__(str(errors[0].message) if errors else "", errors[0].pos if errors else UNKNOWN)
+        self.errors = errors
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)
+
+
+class RuleRuntimeError(RulebookError):
+    """A rule misbehaved while a game ran (e.g. a choice with no options, a loop overran)."""
+
+    code = "E300"
+
+
+class IllegalDecision(RulebookError):
+    """A decision that is not among the legal options; the state is left unchanged."""
+
+    code = "E400"
+
+
+class InputError(RulebookError):
+    """Bad input other than a rule file: options, logs, saves, scenario files."""
+
+    code = "E500"
+
+
+def suggest(name: str, candidates: Iterable[str]) -> str:
+    """' (did you mean "x"?)' for the nearest candidate, or ''."""
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    return f' (did you mean "{close[0]}"?)' if close else ""
+
+
+def flatten(errors: Iterable[RulebookError]) -> list[RulebookError]:
+    out: list[RulebookError] = []
+    for e in errors:
+        out.extend(e.errors if isinstance(e, RuleErrors) else [e])
+    return out
