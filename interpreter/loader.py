@@ -35,11 +35,7 @@ def load_game(path: str | Path, variants: Iterable[str | Path] = ()) -> GameDef:
 
 
 def load_document(path: str | Path, variants: Iterable[str | Path] = ()) -> tuple[YMap, list[Path]]:
-    try:
-        from .schema_check import validate
-    except ImportError:  # TEMP until the schema lands
-        def validate(doc):
-            return []
+    from .schema_check import validate
 
     path = Path(path)
     doc, files, raws = load_chain(path)

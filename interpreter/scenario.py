@@ -57,11 +57,7 @@ class ScenarioFile:
     """One scenario file, loaded and checked."""
 
     def __init__(self, path: str | Path):
-        try:
-            from .schema_check import validate
-        except ImportError:  # TEMP until the schema lands
-            def validate(doc, name=None):
-                return []
+        from .schema_check import validate
 
         self.path = Path(path)
         doc = load_file(self.path)
