@@ -134,8 +134,10 @@ flow:
         choose c from hand[player] optional
         choose d from hand[player]
 """)
+    S = game.new_game(2)
+    assert S.option_labels(0) == ["pass"]  # asked anyway: skipping would reveal an empty hand
     with pytest.raises(RuleRuntimeError, match='nothing to choose from for "d"'):
-        game.new_game(2)
+        S.apply(0, 0)
 
 
 def test_perform_offers_only_legal_actions_and_action_end(tmp_path):
