@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import IllegalDecision, RuleRuntimeError
-from .labels import label, piece_label, player_label, zone_label
+from .labels import label, piece_label, player_label, translated, zone_label
 from .logs import decision_entry
 from .state import Pending, State
 from .values import PLAYERS, Piece
@@ -58,7 +58,7 @@ def start_perform(S: State, th, fr, who, legal: list, optional: bool, slot: str,
     pend = Pending(PLAYERS[int(who)], "perform", prompt, [a.name for a in legal], 1, 1, optional,
                    slot, th.player is not None, pos)
     pend.options = [a.name for a in legal]
-    pend.labels = [a.label or a.name for a in legal]
+    pend.labels = [translated(S, a.labels, a.label or a.name) for a in legal]
     if optional:
         pend.options.append(PASS)
         pend.labels.append("pass")

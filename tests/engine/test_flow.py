@@ -335,3 +335,35 @@ flow:
         v = [t, total([5])]
 """)
     assert game.new_game(2).vars["v"] == [12, 10]
+
+
+def test_labels_in_the_rulebook_language_only_when_asked(tmp_path):
+    game = load(tmp_path, """
+components:
+  card:
+    start: deck
+    labels: {pt: carta}
+    items:
+      - {id: lawyer, label: Lawyer, labels: {pt: Advogada}}
+zones:
+  deck: {}
+  hand: {per: [player]}
+actions:
+  take:
+    label: Take
+    labels: {pt: Pegar}
+    do: |
+      choose c from deck
+      move c to hand[player]
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      turns: seat
+      turn: "perform take"
+""")
+    assert game.new_game(2).option_labels(0) == ["Take"]
+    S = game.new_game(2, lang="pt")
+    assert S.option_labels(0) == ["Pegar"]
+    S.apply(0, 0)
+    assert S.option_labels(0) == ["Advogada"]
