@@ -88,8 +88,9 @@ class Game:
 
     # ------------------------------------------------------------------ games
     def new_game(self, players: int | None = None, options: dict[str, Any] | None = None,
-                 seed: int = 0) -> State:
-        """Set up a new game and run it to the first decision."""
+                 seed: int = 0, lang: str | None = None) -> State:
+        """Set up a new game and run it to the first decision. `lang` (e.g. "pt") shows labels
+        in that language where the rules give them."""
         n = self.default_players if players is None else int(players)
         opts = self.resolve_options(options)
         problems = self.check_setup(n, opts)
@@ -97,6 +98,7 @@ class Game:
             raise InputError("; ".join(problems))
         layout = get_layout(self.d, n, opts)
         S = State(self.d, layout, opts, seed)
+        S.lang = lang
         _initialise_slots(S)
         new_thread(S, [Frame(self.d.procs["main"], 0, {})])
         run(S)

@@ -134,8 +134,10 @@ flow:
         choose c from hand[player] optional
         choose d from hand[player]
 """)
+    S = game.new_game(2)
+    assert S.option_labels(0) == ["pass"]  # asked anyway: skipping would reveal an empty hand
     with pytest.raises(RuleRuntimeError, match='nothing to choose from for "d"'):
-        game.new_game(2)
+        S.apply(0, 0)
 
 
 def test_perform_offers_only_legal_actions_and_action_end(tmp_path):
@@ -333,3 +335,35 @@ flow:
         v = [t, total([5])]
 """)
     assert game.new_game(2).vars["v"] == [12, 10]
+
+
+def test_labels_in_the_rulebook_language_only_when_asked(tmp_path):
+    game = load(tmp_path, """
+components:
+  card:
+    start: deck
+    labels: {pt: carta}
+    items:
+      - {id: lawyer, label: Lawyer, labels: {pt: Advogada}}
+zones:
+  deck: {}
+  hand: {per: [player]}
+actions:
+  take:
+    label: Take
+    labels: {pt: Pegar}
+    do: |
+      choose c from deck
+      move c to hand[player]
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      turns: seat
+      turn: "perform take"
+""")
+    assert game.new_game(2).option_labels(0) == ["Take"]
+    S = game.new_game(2, lang="pt")
+    assert S.option_labels(0) == ["Pegar"]
+    S.apply(0, 0)
+    assert S.option_labels(0) == ["Advogada"]
