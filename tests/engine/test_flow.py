@@ -400,3 +400,29 @@ flow:
                     {**data, "rules_hash": "x"}, {**data, "game": "other"}):
         with pytest.raises(InputError):
             game.restore(corrupt)
+
+
+def test_undo_of_an_unfinished_multiple_choice(tmp_path):
+    from interpreter.decisions import undo_pick
+    game = load(tmp_path, CARDS + """
+setup:
+  - {id: deal, do: "deal 3 from deck to hand"}
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      turns: seat
+      turn: "choose 2 cs from hand[player]"
+""")
+    S = game.new_game(2, seed=1)
+    start = S.hash()
+    labels = S.option_labels(0)
+    S.apply(0, 0)
+    assert len(S.option_labels(0)) == 2
+    assert undo_pick(S, 0)
+    assert sorted(S.option_labels(0)) == sorted(labels) and S.history == []
+    assert not undo_pick(S, 0)
+    S.apply(0, 0)
+    S.apply(0, 0)
+    assert S.current_players() == [1] and not undo_pick(S, 0)
+    assert S.hash() != start
