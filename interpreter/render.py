@@ -44,6 +44,9 @@ def print_stats(game: Any, stats: dict) -> None:
     console.print(table)
     console.print(f"mean decisions per game: {stats['mean_decisions']:.1f}; shared wins: {stats['shared_wins']}",
                   markup=False)
+    metrics = stats.get("metrics") or {}
+    if metrics:
+        console.print("metrics: " + ", ".join(f"{k} = {v}" for k, v in metrics.items()), markup=False)
     for message in stats.get("error_messages", [])[:5]:
         err_console.print(message, markup=False)
 
