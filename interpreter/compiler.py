@@ -489,6 +489,8 @@ class Compiler:
             return lambda S, L: a(S, L) + b(S, L)
         if n.op == "-":
             return lambda S, L: a(S, L) - b(S, L)
+        if n.op == "*":
+            return lambda S, L: _times(a(S, L), b(S, L))
         return lambda S, L: op(a(S, L), b(S, L))
 
     def x_Compare(self, n, sc):
@@ -1007,6 +1009,18 @@ def _as_pieces_or_zones(S, value):
     if isinstance(value, list) and value and all(type(v) is ZoneRef for v in value):
         return [p for z in value for p in S.zones[z]]
     return _as_pieces(S, value)
+
+
+MAX_SEQUENCE = 1_000_000
+
+
+def _times(x: Any, y: Any) -> Any:
+    """x * y, refusing to build huge lists or strings (a typo must not exhaust memory)."""
+    if isinstance(x, (list, str, tuple)) or isinstance(y, (list, str, tuple)):
+        seq, k = (x, y) if isinstance(x, (list, str, tuple)) else (y, x)
+        if isinstance(k, int) and len(seq) * k > MAX_SEQUENCE:
+            raise RuleRuntimeError(f"a sequence of {len(seq) * k} elements is too large (limit {MAX_SEQUENCE})")
+    return x * y
 
 
 def _combiner(op: str):

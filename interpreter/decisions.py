@@ -189,3 +189,26 @@ def refresh_pending(S: State) -> None:
             th.pending = None
             th.status = "run"
     run(S)
+
+
+def undo_pick(S: State, player: int) -> bool:
+    """Take back the last pick of `player`'s unfinished multiple choice (before it is complete).
+
+    Only when that pick is the last decision taken in the game, so the history stays a valid
+    replay. Returns whether something was undone.
+    """
+    th = pending_for(S, player)
+    if th is None or th.pending.kind != "choose_many" or not th.pending.picked:
+        return False
+    if not S.history or S.history[-1][0] != int(player):
+        return False
+    pend = th.pending.copy()
+    value = pend.picked.pop()
+    pend.candidates = list(pend.candidates) + [value]
+    build_options(S, pend)
+    th.pending = pend
+    S.history.pop()
+    S.decisions -= 1
+    if S.logging and S.log:
+        S.log.pop()
+    return True

@@ -115,8 +115,8 @@ class Game:
         layout = get_layout(self.d, int(data["players"]), opts)
         try:
             return State.from_json(self.d, layout, data)
-        except (KeyError, ValueError, TypeError, IndexError) as exc:
-            raise InputError(f"corrupt save: {exc}") from None
+        except Exception as exc:  # noqa: BLE001 - any failure to read a save means it is corrupt
+            raise InputError(f"corrupt save: {type(exc).__name__}: {exc}") from None
 
 
 def _initialise_slots(S: State) -> None:

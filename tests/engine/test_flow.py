@@ -367,3 +367,62 @@ flow:
     assert S.option_labels(0) == ["Pegar"]
     S.apply(0, 0)
     assert S.option_labels(0) == ["Advogada"]
+
+
+@pytest.mark.parametrize("expr", ["range(10 ** 9)" , "[0] * 1000000000", "range(2000000)"])
+def test_huge_lists_are_refused(tmp_path, expr):
+    expr = expr.replace("10 ** 9", "1000000000")
+    game = load(tmp_path, CARDS + f"""
+variables:
+  v: {{}}
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      do: "v = count({expr})"
+""")
+    with pytest.raises(RuleRuntimeError, match="too large"):
+        game.new_game(2)
+
+
+def test_restoring_a_corrupt_save_is_an_input_error(tmp_path):
+    from interpreter.errors import InputError
+    game = load(tmp_path, CARDS + """
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      turns: seat
+      turn: "choose c from deck by player"
+""")
+    data = game.new_game(2).to_json()
+    for corrupt in ({**data, "zones": {"nowhere": [0]}}, {**data, "threads": [{"frames": "x"}]},
+                    {**data, "rules_hash": "x"}, {**data, "game": "other"}):
+        with pytest.raises(InputError):
+            game.restore(corrupt)
+
+
+def test_undo_of_an_unfinished_multiple_choice(tmp_path):
+    from interpreter.decisions import undo_pick
+    game = load(tmp_path, CARDS + """
+setup:
+  - {id: deal, do: "deal 3 from deck to hand"}
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      turns: seat
+      turn: "choose 2 cs from hand[player]"
+""")
+    S = game.new_game(2, seed=1)
+    start = S.hash()
+    labels = S.option_labels(0)
+    S.apply(0, 0)
+    assert len(S.option_labels(0)) == 2
+    assert undo_pick(S, 0)
+    assert sorted(S.option_labels(0)) == sorted(labels) and S.history == []
+    assert not undo_pick(S, 0)
+    S.apply(0, 0)
+    S.apply(0, 0)
+    assert S.current_players() == [1] and not undo_pick(S, 0)
+    assert S.hash() != start
