@@ -17,7 +17,7 @@ from .model import (Action, Board, Check, ComponentDef, Dim, Function, GameDef, 
                     OptionDef, Proc, Scoring, StateFamily, ZoneFamily)
 from .overlay import apply_overlay, load_chain, resolve_base
 from .parser import parse_block, parse_expr
-from .source import YMap, YSeq, YStr, load_file
+from .source import YMap, YSeq, load_file
 from .values import freeze
 
 BUILTIN_EVENTS = {"game_start", "round_start", "round_end", "phase_start", "phase_end",

@@ -15,7 +15,7 @@ from .errors import RuleRuntimeError
 from .layout import Layout
 from .model import GameDef
 from .rng import Rng
-from .values import PLAYERS, Piece, ZoneRef, decode, encode
+from .values import PLAYERS, ZoneRef, decode, encode
 
 VISIBLE_TO_ALL = "all"
 

@@ -5,7 +5,7 @@ from typing import Any, Callable
 
 from ..errors import RuleRuntimeError
 from ..labels import label as label_of
-from ..values import PLAYERS, Family, Piece, Player, ZoneRef
+from ..values import PLAYERS, Family, Piece, Player
 from . import builtin, items
 
 
