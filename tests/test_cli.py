@@ -117,3 +117,11 @@ def test_test_command_runs_scenarios():
 def test_functions_lists_builtins():
     r = run("functions")
     assert r.exit_code == 0 and "argmax" in r.stdout
+
+
+def test_simulate_reports_design_metrics():
+    data = json.loads(run("simulate", GAME, "--games", "40", "--players", "2", "--json").stdout)
+    m = data["metrics"]
+    assert m["duration"] == 6.0  # 3 rounds, 2 players, one card each
+    assert m["branching_factor"] == 2.0  # hands of 3, 2, 1 cards
+    assert 0 <= m["balance"] <= 1 and abs(sum(m["win_rate_by_seat"]) - 1) < 1e-9
