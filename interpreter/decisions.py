@@ -80,6 +80,24 @@ def _piece_key(S: State, p: Piece, viewer: Any, visible: bool) -> tuple:
             S.seen.get(p))
 
 
+def _disambiguate(S: State, viewer: Any, options: list, labels: list) -> None:
+    """Distinct visible pieces that read the same (two players' copies of one card) get their
+    owner, or else their zone, appended, so that every option of a decision reads differently."""
+    by_text: dict = {}
+    for i, text in enumerate(labels):
+        by_text.setdefault(text, []).append(i)
+    for text, hits in by_text.items():
+        if len(hits) < 2:
+            continue
+        for i in hits:
+            v = options[i]
+            if type(v) is not Piece or not S.sees(viewer, v):
+                continue
+            owner = S.lay.static[v].get("owner")
+            extra = player_label(owner) if owner is not None else zone_label(S, S.loc[v])
+            labels[i] = f"{text} ({extra})"
+
+
 def build_options(S: State, pend: Pending) -> None:
     viewer = pend.player
     candidates = pend.candidates
@@ -104,6 +122,7 @@ def build_options(S: State, pend: Pending) -> None:
             text = v if type(v) is str else label(S, v, viewer)
         options.append(v)
         labels.append(text)
+    _disambiguate(S, viewer, options, labels)
     if pend.kind == "choose_many" and (len(pend.picked) >= pend.low or pend.optional):
         options.append(DONE)
         labels.append("done")

@@ -265,6 +265,7 @@ class _Builder:
             attrs.update(mutable)
             attrs.update({k: freeze(v) for k, v in item.items() if k not in ITEM_RESERVED})
             self.compiler.known_attrs.update(attrs)
+            self._collect_keys(attrs)  # keys of maps nested in attributes (effect steps as data)
             count = self.expr(item["count"], ["owner"]) if "count" in item else None
             when = self.expr(item["when"], ["owner"]) if "when" in item else None
             iid = str(item.get("id", cid))
