@@ -364,7 +364,7 @@ class Compiler:
                 return self._family_index("zone", name, n.keys, n.pos, sc)
             if name in g.counters:
                 return self._counter(name, n.keys, n.pos, sc)
-            if name in g.variables:
+            if name in g.variables and g.variables[name].dims:
                 return self._variable(name, n.keys, n.pos, sc)
             if name in g.boards:
                 board = g.boards[name]
