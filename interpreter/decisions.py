@@ -14,6 +14,7 @@ from .labels import label, piece_label, player_label, zone_label
 from .logs import decision_entry
 from .state import Pending, State
 from .values import PLAYERS, Piece
+from . import vm as _vm  # module import (not `from .vm import run` per call: a hot path)
 
 DONE = "\x00done"
 PASS = "\x00pass"
@@ -142,8 +143,6 @@ def options_of(S: State, player: int) -> list[str]:
 
 def apply_decision(S: State, player: int, index: int) -> None:
     """Apply option `index` of `player`'s pending decision; illegal input changes nothing."""
-    from .vm import run  # late import: vm imports the compiler's instruction signals
-
     if S.over:
         raise IllegalDecision("the game is over")
     th = pending_for(S, player)
@@ -177,7 +176,7 @@ def apply_decision(S: State, player: int, index: int) -> None:
         fr.L[pend.var] = None if value == PASS else value
     th.pending = None
     th.status = "run"
-    run(S)
+    _vm.run(S)
 
 
 def refresh_pending(S: State) -> None:
