@@ -98,11 +98,12 @@ def build_options(S: State, pend: Pending) -> None:
             if many_zones or key[0] == "h":
                 text += f" ({zone_label(S, S.loc[v])})"
         else:
-            key = ("x", _hashable(v))
+            plain = type(v) is int or type(v) is str  # fast path: same key and text as below
+            key = ("x", v if plain else _hashable(v))
             if key in keys:
                 continue
             keys.add(key)
-            text = label(S, v, viewer)
+            text = str(v) if plain else label(S, v, viewer)
         options.append(v)
         labels.append(text)
     if pend.kind == "choose_many" and (len(pend.picked) >= pend.low or pend.optional):
