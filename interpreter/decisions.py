@@ -124,7 +124,8 @@ def build_options(S: State, pend: Pending) -> None:
             text = str(v) if plain else label(S, v, viewer)
         options.append(v)
         labels.append(text)
-    _disambiguate(S, viewer, options, labels)
+    if pieces:  # only pieces' labels are disambiguated
+        _disambiguate(S, viewer, options, labels)
     if pend.kind == "choose_many" and (len(pend.picked) >= pend.low or pend.optional):
         options.append(DONE)
         labels.append("done")
