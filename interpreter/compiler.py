@@ -116,6 +116,7 @@ class Compiler:
         game.known_attrs.update(PIECE_ATTRS | {"value", "shape"})
         self.known_attrs = game.known_attrs
         self.events_emitted: set[str] = set()
+        self.events_heard: set[str] | None = None  # events with triggers/end conditions (None: unknown)
         self.gen = ExprGen(game, self.errors)
 
     @property
@@ -445,7 +446,8 @@ class Compiler:
             return FRAME
         ctx.emit(perform, n.pos)
         ctx.emit(run_action, n.pos)
-        ctx.emit(action_end, n.pos)
+        if self.events_heard is None or "action_end" in self.events_heard:
+            ctx.emit(action_end, n.pos)
 
     def s_Log(self, n, ctx):
         segments = self._log_segments(n, ctx)
@@ -499,6 +501,8 @@ class Compiler:
     def s_Emit(self, n, ctx):
         event = "event:" + n.event
         self.events_emitted.add(n.event)
+        if self.events_heard is not None and n.event not in self.events_heard:
+            return  # nobody listens: no instruction at all
 
         def emit(S, th, fr):
             proc = S.game.procs.get(event)

@@ -124,6 +124,19 @@ class Game:
 
 
 def _initialise_slots(S: State) -> None:
+    """Counters and variables at their `initial` values. Computed once per layout and copied,
+    unless computing them drew random numbers (then every game computes its own)."""
+    cached = S.lay.initial_slots
+    if cached is not None:
+        S.counters, S.vars = dict(cached[0]), dict(cached[1])
+        return
+    rng_before = S.rng.state
+    _compute_slots(S)
+    if S.rng.state == rng_before:
+        S.lay.initial_slots = (dict(S.counters), dict(S.vars))
+
+
+def _compute_slots(S: State) -> None:
     for key, info in S.lay.counters.items():
         fam = S.game.counters[info.family]
         S.set_counter(key, int(fam.initial(S, {"index": _index(info)})))

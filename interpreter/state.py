@@ -99,10 +99,8 @@ class State:
         self.seed = seed
         self.rng = Rng(seed)
         self.players = PLAYERS[:lay.n]
-        self.zones: dict[str, list] = {key: [] for key in lay.zones}
+        self.zones: dict[str, list] = {key: v[:] for key, v in lay.initial_zones.items()}
         self.loc: list = list(lay.start)
-        for piece, key in zip(lay.pieces, lay.start):
-            self.zones[key].append(piece)
         self.face: dict = {}  # piece -> bool, only where different from the layout's default
         self.dyn: dict = {name: {} for name in game.mutable_attrs}
         self.seen: dict = {}  # piece -> tuple of players who may see it while face down

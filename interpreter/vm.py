@@ -30,8 +30,10 @@ def new_thread(S: State, frames: list, player: Any = None, parent: int | None = 
 def run(S: State) -> None:
     """Run every runnable thread until all wait for decisions, or the game is over."""
     while not S.over:
-        th = next((t for t in S.threads if t.status == "run"), None)
-        if th is None:
+        for th in S.threads:
+            if th.status == "run":
+                break
+        else:
             return
         sig = run_thread(S, th, 0)
         if sig == SUSPEND:
