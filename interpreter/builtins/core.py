@@ -327,18 +327,6 @@ def player_of(S, n):
     return PLAYERS[int(n) % S.n]
 
 
-@builtin(min_args=0)
-def winners(S):
-    """winners(): the winning players once the game is over (empty before)."""
-    return [PLAYERS[w] for w in (S.result or {}).get("winners", [])]
-
-
-@builtin(min_args=0)
-def scores(S):
-    """scores(): the final score of each player once the game is over (zeros before)."""
-    return list((S.result or {}).get("scores", [0] * S.n))
-
-
 # ------------------------------------------------------------------ pieces and zones
 @builtin(min_args=1)
 def pieces(S, component):
