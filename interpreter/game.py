@@ -94,13 +94,14 @@ class Game:
         in that language where the rules give them."""
         n = self.default_players if players is None else int(players)
         opts = self.resolve_options(options)
-        key = (n, tuple(sorted(opts.items())))
-        problems = self._setup_checked.get(key)
-        if problems is None:
-            problems = self._setup_checked[key] = self.check_setup(n, opts)
-        if problems:
-            raise InputError("; ".join(problems))
-        layout = get_layout(self.d, n, opts)
+        key = (n, tuple(opts.values()))  # resolve_options keeps the rule file's option order
+        ready = self._setup_checked.get(key)
+        if ready is None:
+            problems = self.check_setup(n, opts)
+            if problems:
+                raise InputError("; ".join(problems))
+            ready = self._setup_checked[key] = get_layout(self.d, n, opts)
+        layout = ready
         S = State(self.d, layout, opts, seed)
         S.lang = lang
         _initialise_slots(S)

@@ -100,6 +100,7 @@ class Proc:
     suspends: bool = False  # may ask for a decision (directly or through calls)
     calls: set = field(default_factory=set)  # names of procs it calls
     decl_pos: Pos = None
+    simple: set = field(default_factory=set)  # indexes of instructions that never jump or signal
 
 
 @dataclass
