@@ -24,7 +24,7 @@ from .parser import parse_expr
 from .source import SourceMap
 from .state import Frame
 from .values import Family, Piece, ZoneRef
-from .vm import END, FRAME, WAIT
+from .vm import END, FRAME, WAIT, count_loop
 
 RESERVED_VARS = {"round", "phase"}
 
@@ -120,6 +120,14 @@ def _fused(instructions: tuple, start: int, end: int) -> Callable:
             raise
         fr.pc = end
     return block
+
+
+def _loop_back(target: int, pos: Pos) -> Callable:
+    """The jump at the end of a loop body: counts iterations against the step budget."""
+    def loop_back(S, th, fr):
+        count_loop(S, pos)
+        fr.pc = target
+    return loop_back
 
 
 def _jump(target: int) -> Callable:
@@ -611,7 +619,7 @@ class Compiler:
         ctx.loops.append(loop)
         self.block(body, ctx)
         ctx.loops.pop()
-        ctx.emit(_jump(head), None)
+        ctx.emit(_loop_back(head, ctx.proc.pos[head]), ctx.proc.pos[head])
         exit_target.append(ctx.here())
         if loop.breaks:  # a break skips the loop's own cleanup: do it here
             after = ctx.here()
@@ -624,7 +632,7 @@ class Compiler:
             ctx.emit(cleanup, None)
             exit_target[0] = ctx.here()
         for at in loop.continues:
-            ctx.patch_jump(at, head)
+            ctx.proc.code[at] = _loop_back(head, ctx.proc.pos[head])
 
     def s_Repeat(self, n, ctx):
         count = self.expr(n.count, ctx.scope)

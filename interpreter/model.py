@@ -79,6 +79,11 @@ class ComponentDef:
     labels: dict
     pos: Pos = None
 
+    @property
+    def dyn_names(self) -> tuple:
+        """Attributes of these pieces that can change during a game."""
+        return tuple(self.mutable) + ("pos",)
+
 
 @dataclass
 class Board:

@@ -89,7 +89,7 @@ class State:
 
     __slots__ = ("game", "lay", "n", "options", "seed", "rng", "zones", "loc", "face", "dyn",
                  "seen", "grid", "counters", "vars", "threads", "next_tid", "log", "history",
-                 "over", "result", "players", "logging", "decisions", "lang")
+                 "over", "result", "players", "logging", "decisions", "lang", "steps")
 
     def __init__(self, game: GameDef, lay: Layout, options: dict, seed: int):
         self.game = game
@@ -116,6 +116,7 @@ class State:
         self.logging = True
         self.decisions = 0
         self.lang: str | None = None  # labels in this language where the rules give one
+        self.steps = 0  # loop iterations since the last decision (not part of the state proper)
 
     # ------------------------------------------------------------------ copying
     def clone(self) -> "State":
@@ -140,6 +141,7 @@ class State:
         s.logging = self.logging
         s.decisions = self.decisions
         s.lang = self.lang
+        s.steps = 0
         return s
 
     # ------------------------------------------------------------------ pieces

@@ -291,7 +291,7 @@ flow:
 """)
     with pytest.raises(RuleRuntimeError) as exc:
         game.new_game(2)
-    assert "steps without a decision" in exc.value.message
+    assert "loop iterations without a decision" in exc.value.message
     assert exc.value.pos.line > 0
 
 
