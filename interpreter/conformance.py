@@ -82,6 +82,7 @@ def _seen_by(S: Any, viewer: int, mapping: dict | None = None) -> tuple:
     th = pending_for(S, viewer)
     if th is not None:
         pend = th.pending.copy()
+        pend.cache = None  # options are rebuilt from this state, not remembered
         if mapping is not None:
             pend.candidates = [mapping.get(c, c) if _is_piece(c) else c for c in pend.candidates]
         if pend.kind != "perform":

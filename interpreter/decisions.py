@@ -106,14 +106,20 @@ def build_options(S: State, pend: Pending) -> None:
     options, labels, keys = [], [], set()
     pieces = [c for c in candidates if type(c) is Piece]
     many_zones = len({S.loc[c] for c in pieces}) > 1 if pieces else False
+    cache = pend.cache
+    if cache is None and pieces:
+        cache = pend.cache = {}  # the table does not change between the picks of one choice
     for v in candidates:
         if type(v) is Piece:
-            visible = S.sees(viewer, v)
-            key = _piece_key(S, v, viewer, visible)
+            hit = cache.get(v)
+            if hit is None:
+                visible = S.sees(viewer, v)
+                hit = cache[v] = (_piece_key(S, v, viewer, visible),
+                                  piece_label(S, v, viewer if not visible else None), visible)
+            key, text, visible = hit
             if key in keys:
                 continue
             keys.add(key)
-            text = piece_label(S, v, viewer if not visible else None)
             if many_zones or not visible:
                 text += f" ({zone_label(S, S.loc[v])})"
         else:

@@ -277,7 +277,8 @@ class _Builder:
         return ComponentDef(cid, str(spec.get("kind", "piece")), bool(spec.get("per_player", False)),
                             items, public, mutable, spec.get("face", "up") != "down",
                             str(spec["start"]) if spec.get("start") else None, faces,
-                            str(spec.get("label", cid.replace("_", " "))), dict(spec.get("labels") or {}), pos)
+                            str(spec.get("label", cid.replace("_", " "))), dict(spec.get("labels") or {}), pos,
+                            tuple(mutable) + ("pos",))
 
     def _dims(self, spec: YMap, pos: Pos) -> list[Dim]:
         dims = []

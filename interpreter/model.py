@@ -79,10 +79,7 @@ class ComponentDef:
     labels: dict
     pos: Pos = None
 
-    @property
-    def dyn_names(self) -> tuple:
-        """Attributes of these pieces that can change during a game."""
-        return tuple(self.mutable) + ("pos",)
+    dyn_names: tuple = ()  # attributes of these pieces that can change during a game
 
 
 @dataclass

@@ -39,7 +39,7 @@ class Pending:
     """A decision waiting for one player: the legal options and how to read the answer."""
 
     __slots__ = ("player", "kind", "prompt", "candidates", "options", "labels", "low", "high",
-                 "picked", "optional", "var", "secret", "pos")
+                 "picked", "optional", "var", "secret", "pos", "cache")
 
     def __init__(self, player, kind, prompt, candidates, low, high, optional, var, secret, pos):
         self.player = player
@@ -55,11 +55,13 @@ class Pending:
         self.var = var
         self.secret = secret  # made inside a simultaneous block
         self.pos = pos
+        self.cache: dict | None = None  # piece -> (key, label, visible) while picking; not saved
 
     def copy(self) -> "Pending":
         p = Pending(self.player, self.kind, self.prompt, self.candidates, self.low, self.high,
                     self.optional, self.var, self.secret, self.pos)
         p.options, p.labels, p.picked = self.options, self.labels, list(self.picked)
+        p.cache = self.cache
         return p
 
 
