@@ -220,13 +220,72 @@ def grid_fits_box(S, cells, max_width, max_height):
 
 
 # ------------------------------------------------------------------ placement
-@builtin(min_args=2, kwargs=("max_width", "max_height", "blocked", "links", "include", "start"))
+def _dead_groups(window: tuple, g: dict, blocked: set, lmap: dict) -> list:
+    """In a window (x0, y0, x1, y1), the groups of empty unblocked cells that no path of empty
+    unblocked cells (orthogonal or linked, inside the window) joins to an occupied cell."""
+    x0, y0, x1, y1 = window
+    free = {(x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)
+            if (x, y) not in g and (x, y) not in blocked}
+    dead, seen = [], set()
+    for start in sorted(free):
+        if start in seen:
+            continue
+        seen.add(start)
+        stack, group, alive = [start], [start], False
+        while stack:
+            c = stack.pop()
+            for n in _adjacent(c, lmap):
+                if n in g:
+                    alive = True
+                elif n in free and n not in seen:
+                    seen.add(n)
+                    stack.append(n)
+                    group.append(n)
+        if not alive:
+            dead.append(set(group))
+    return dead
+
+
+def _fillable_filter(out: list, shape: list, g: dict, blocked: set, lmap: dict, base: list,
+                     w: int, h: int) -> list:
+    """Keep the anchors after which some w × h window holding everything can still be filled:
+    every empty unblocked cell in it joined, through empty unblocked cells, to a piece."""
+    if not g:
+        return out
+    bx0 = min(c[0] for c in base)
+    bx1 = max(c[0] for c in base)
+    by0 = min(c[1] for c in base)
+    by1 = max(c[1] for c in base)
+    windows = []
+    for x0 in range(bx1 - w + 1, bx0 + 1):
+        for y0 in range(by1 - h + 1, by0 + 1):
+            win = (x0, y0, x0 + w - 1, y0 + h - 1)
+            windows.append((win, _dead_groups(win, g, blocked, lmap)))
+    kept = []
+    for ax, ay in out:
+        covered = [(ax + dx, ay + dy) for dx, dy in shape]
+        touched = set(covered)
+        for c in covered:
+            touched.update(_adjacent(c, lmap))
+        for (x0, y0, x1, y1), dead in windows:
+            if all(x0 <= x <= x1 and y0 <= y <= y1 for x, y in covered) and \
+                    all(not grp.isdisjoint(touched) for grp in dead):
+                kept.append((ax, ay))
+                break
+    return kept
+
+
+@builtin(min_args=2, kwargs=("max_width", "max_height", "blocked", "links", "include", "start",
+                             "fillable"))
 def grid_placements(S, zone, piece, max_width=None, max_height=None, blocked=None, links=None,
-                    include=None, start=None):
+                    include=None, start=None, fillable=False):
     """grid_placements(zone, piece, max_width=, max_height=, blocked=[], links=[], include=[],
-    start=[(0, 0)]): anchor cells where the piece may be put: its covered cells are empty and not
-    blocked; one of them is next to (or linked to) an occupied cell — or, in an empty zone, is in
-    `start`; the bounding box of occupied, `include` and covered cells fits max_width × max_height."""
+    start=[(0, 0)], fillable=false): anchor cells where the piece may be put: its covered cells are
+    empty and not blocked; one of them is next to (or linked to) an occupied cell — or, in an empty
+    zone, is in `start`; the bounding box of occupied, `include` and covered cells fits
+    max_width × max_height. With `fillable`, some max_width × max_height window holding all that
+    must keep every empty unblocked cell reachable (through empty unblocked cells) from a piece,
+    so that the window can still be filled completely (always true without blocked cells)."""
     g = _grid(S, zone)
     shape = S.shape_of(piece)
     blocked_set = set(_cells(blocked)) if blocked else set()
@@ -283,6 +342,8 @@ def grid_placements(S, zone, piece, max_width=None, max_height=None, blocked=Non
                     break
             if ok:
                 out.append((ax, ay))
+    if fillable and blocked_set and max_width is not None and max_height is not None and out:
+        out = _fillable_filter(out, shape, g, blocked_set, lmap, base, max_width, max_height)
     out.sort(key=lambda c: (c[1], c[0]))
     return out
 

@@ -207,3 +207,21 @@ def test_line_partition_is_fast_on_a_full_board():
     started = time.perf_counter()
     assert grid.line_partition(cells, SCORES) == 98      # six lines of 4 in a pinwheel, one single
     assert time.perf_counter() - started < 0.5
+
+
+def test_placements_fillable_keeps_every_free_cell_reachable(board):
+    S, zone, put = board
+    tile = S.lay.pieces[0]
+    # blocked cells around (1, 2) except from below: a pocket that only row 3 can reach
+    blocked = [(0, 2), (2, 2), (1, 1)]
+    put("red", (1, 0))
+    put("red", (1, -1))
+    kw = dict(max_width=5, max_height=5, blocked=blocked, include=[(0, 0), (2, 2)])
+    plain = grid.grid_placements(S, zone, tile, **kw)
+    fill = grid.grid_placements(S, zone, tile, fillable=True, **kw)
+    assert (1, -2) in plain            # fits the 5 × 5 box…
+    assert (1, -2) not in fill         # …but rows -2..2 would leave (1, 2) unreachable forever
+    assert set(fill) == set(plain) - {(1, -2)}
+    # without blocked cells, fillable changes nothing
+    assert grid.grid_placements(S, zone, tile, fillable=True, max_width=3, max_height=3) == \
+        grid.grid_placements(S, zone, tile, max_width=3, max_height=3)
