@@ -220,34 +220,75 @@ def grid_fits_box(S, cells, max_width, max_height):
 
 
 # ------------------------------------------------------------------ placement
-def _dead_groups(window: tuple, g: dict, blocked: set, lmap: dict) -> list:
-    """In a window (x0, y0, x1, y1), the groups of empty unblocked cells that no path of empty
-    unblocked cells (orthogonal or linked, inside the window) joins to an occupied cell."""
-    x0, y0, x1, y1 = window
-    free = {(x, y) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)
-            if (x, y) not in g and (x, y) not in blocked}
-    dead, seen = [], set()
-    for start in sorted(free):
-        if start in seen:
-            continue
-        seen.add(start)
-        stack, group, alive = [start], [start], False
-        while stack:
-            c = stack.pop()
-            for n in _adjacent(c, lmap):
-                if n in g:
-                    alive = True
-                elif n in free and n not in seen:
-                    seen.add(n)
-                    stack.append(n)
-                    group.append(n)
-        if not alive:
-            dead.append(set(group))
-    return dead
+class _Window:
+    """A w × h window of the grid as bit masks (bit (y - y0) * w + (x - x0)), for fast floods."""
+
+    __slots__ = ("x0", "y0", "w", "h", "full", "not_col0", "not_last", "links", "free", "occ",
+                 "_dead")
+
+    def __init__(self, x0: int, y0: int, w: int, h: int, g: dict, blocked: set, links: list):
+        self.x0, self.y0, self.w, self.h = x0, y0, w, h
+        n = w * h
+        self.full = (1 << n) - 1
+        col0 = 0
+        for y in range(h):
+            col0 |= 1 << (y * w)
+        self.not_col0 = self.full & ~col0
+        self.not_last = self.full & ~(col0 << (w - 1))
+        free = occ = 0
+        for y in range(y0, y0 + h):
+            for x in range(x0, x0 + w):
+                bit = 1 << ((y - y0) * w + x - x0)
+                if (x, y) in g:
+                    occ |= bit
+                elif (x, y) not in blocked:
+                    free |= bit
+        self.free, self.occ = free, occ
+        self.links = [(self.bit(a), self.bit(b)) for a, b in links
+                      if self.bit(a) and self.bit(b)]
+        self._dead = None
+
+    def bit(self, c: tuple) -> int:
+        x, y = c[0] - self.x0, c[1] - self.y0
+        if 0 <= x < self.w and 0 <= y < self.h:
+            return 1 << (y * self.w + x)
+        return 0
+
+    def expand(self, r: int) -> int:
+        w = self.w
+        out = r | ((r << 1) & self.not_col0) | ((r >> 1) & self.not_last) | ((r << w) & self.full) | (r >> w)
+        for a, b in self.links:
+            if r & a:
+                out |= b
+            if r & b:
+                out |= a
+        return out
+
+    def flood(self, seed: int, within: int) -> int:
+        reached = seed
+        while True:
+            nxt = self.expand(reached) & (within | seed)
+            if nxt == reached:
+                return reached
+            reached = nxt
+
+    def dead_groups(self) -> list:
+        """Groups (bit masks) of free cells that no free path joins to an occupied cell."""
+        if self._dead is None:
+            alive = self.flood(self.occ, self.free)
+            dead = self.free & ~alive
+            groups = []
+            while dead:
+                low = dead & -dead
+                grp = self.flood(low, dead)
+                groups.append(grp)
+                dead &= ~grp
+            self._dead = groups
+        return self._dead
 
 
-def _fillable_filter(out: list, shape: list, g: dict, blocked: set, lmap: dict, base: list,
-                     w: int, h: int) -> list:
+def _fillable_filter(out: list, shape: list, g: dict, blocked: set, lmap: dict, links: list,
+                     base: list, w: int, h: int) -> list:
     """Keep the anchors after which some w × h window holding everything can still be filled:
     every empty unblocked cell in it joined, through empty unblocked cells, to a piece."""
     if not g:
@@ -256,22 +297,39 @@ def _fillable_filter(out: list, shape: list, g: dict, blocked: set, lmap: dict, 
     bx1 = max(c[0] for c in base)
     by0 = min(c[1] for c in base)
     by1 = max(c[1] for c in base)
-    windows = []
-    for x0 in range(bx1 - w + 1, bx0 + 1):
-        for y0 in range(by1 - h + 1, by0 + 1):
-            win = (x0, y0, x0 + w - 1, y0 + h - 1)
-            windows.append((win, _dead_groups(win, g, blocked, lmap)))
+    windows = {}
+    pairs = [(_cell(a), _cell(b)) for a, b in links] if links else []
+    sx0 = min(d[0] for d in shape)
+    sx1 = max(d[0] for d in shape)
+    sy0 = min(d[1] for d in shape)
+    sy1 = max(d[1] for d in shape)
     kept = []
     for ax, ay in out:
         covered = [(ax + dx, ay + dy) for dx, dy in shape]
-        touched = set(covered)
-        for c in covered:
-            touched.update(_adjacent(c, lmap))
-        for (x0, y0, x1, y1), dead in windows:
-            if all(x0 <= x <= x1 and y0 <= y <= y1 for x, y in covered) and \
-                    all(not grp.isdisjoint(touched) for grp in dead):
-                kept.append((ax, ay))
+        cx0 = ax + sx0 if ax + sx0 < bx0 else bx0
+        cx1 = ax + sx1 if ax + sx1 > bx1 else bx1
+        cy0 = ay + sy0 if ay + sy0 < by0 else by0
+        cy1 = ay + sy1 if ay + sy1 > by1 else by1
+        ok = False
+        for x0 in range(cx1 - w + 1, cx0 + 1):
+            for y0 in range(cy1 - h + 1, cy0 + 1):
+                win = windows.get((x0, y0))
+                if win is None:
+                    win = windows[(x0, y0)] = _Window(x0, y0, w, h, g, blocked, pairs)
+                dead = win.dead_groups()
+                if dead:
+                    touched = 0
+                    for c in covered:
+                        touched |= win.bit(c)
+                    touched = win.expand(touched)
+                    if any(not (grp & touched) for grp in dead):
+                        continue
+                ok = True
                 break
+            if ok:
+                break
+        if ok:
+            kept.append((ax, ay))
     return kept
 
 
@@ -343,7 +401,7 @@ def grid_placements(S, zone, piece, max_width=None, max_height=None, blocked=Non
             if ok:
                 out.append((ax, ay))
     if fillable and blocked_set and max_width is not None and max_height is not None and out:
-        out = _fillable_filter(out, shape, g, blocked_set, lmap, base, max_width, max_height)
+        out = _fillable_filter(out, shape, g, blocked_set, lmap, links, base, max_width, max_height)
     out.sort(key=lambda c: (c[1], c[0]))
     return out
 
