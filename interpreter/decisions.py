@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import IllegalDecision, RuleRuntimeError
-from .labels import label, piece_label, player_label, zone_label
+from .labels import label, piece_label, player_label, translated, zone_label
 from .logs import decision_entry
 from .state import Pending, State
 from .values import PLAYERS, Piece
@@ -25,11 +25,10 @@ def start_choice(S: State, th, fr, who, candidates: list, mode: str, low: int, h
     if who is None:
         raise RuleRuntimeError("a choice has no player to decide (`by` gave none)")
     n = len(candidates)
+    # An optional choice is asked even with nothing to pick ("pass" only): skipping it would
+    # tell everyone that this player holds nothing eligible.
     if mode == "one":
-        if n == 0:
-            if optional:
-                fr.L[slot] = None
-                return None
+        if n == 0 and not optional:
             raise RuleRuntimeError(f'nothing to choose from for "{slot}" (add `optional`, or check first)')
         kind = "choose"
     else:
@@ -38,7 +37,7 @@ def start_choice(S: State, th, fr, who, candidates: list, mode: str, low: int, h
         if n < low and not optional:
             raise RuleRuntimeError(f'"{slot}" must choose {low} but only {n} option'
                                    f"{'s are' if n != 1 else ' is'} available")
-        if high <= 0 or n == 0:
+        if (high <= 0 or n == 0) and not optional:
             fr.L[slot] = []
             return None
         kind = "choose_many"
@@ -59,7 +58,7 @@ def start_perform(S: State, th, fr, who, legal: list, optional: bool, slot: str,
     pend = Pending(PLAYERS[int(who)], "perform", prompt, [a.name for a in legal], 1, 1, optional,
                    slot, th.player is not None, pos)
     pend.options = [a.name for a in legal]
-    pend.labels = [a.label or a.name for a in legal]
+    pend.labels = [translated(S, a.labels, a.label or a.name) for a in legal]
     if optional:
         pend.options.append(PASS)
         pend.labels.append("pass")
@@ -67,43 +66,63 @@ def start_perform(S: State, th, fr, who, legal: list, optional: bool, slot: str,
     return SUSPEND
 
 
-def _piece_key(S: State, p: Piece, viewer: Any) -> tuple:
+def _piece_key(S: State, p: Piece, viewer: Any, visible: bool) -> tuple:
     """Pieces with the same key are interchangeable for this viewer."""
     zone = S.loc[p]
     static = S.lay.static[p]
-    if not S.sees(viewer, p):
+    if not visible:
         comp = S.game.components[static["kind"]]
         return ("h", zone, static["kind"], tuple(static.get(a) for a in comp.public), S.face_up(p))
     if S.lay.zones[zone].ordered:
         return ("p", int(p))
-    dyn = tuple(values.get(p) for values in S.dyn.values())
-    return ("v", zone, static["kind"], static["name"], static.get("owner"), S.face_up(p), dyn,
+    dyn = tuple(values.get(p) for values in S.dyn.values()) if S.dyn else ()
+    return ("v", zone, static["kind"], static["name"], static.get("owner"), S.face.get(p), dyn,
             S.seen.get(p))
+
+
+def _disambiguate(S: State, viewer: Any, options: list, labels: list) -> None:
+    """Distinct visible pieces that read the same (two players' copies of one card) get their
+    owner, or else their zone, appended, so that every option of a decision reads differently."""
+    by_text: dict = {}
+    for i, text in enumerate(labels):
+        by_text.setdefault(text, []).append(i)
+    for text, hits in by_text.items():
+        if len(hits) < 2:
+            continue
+        for i in hits:
+            v = options[i]
+            if type(v) is not Piece or not S.sees(viewer, v):
+                continue
+            owner = S.lay.static[v].get("owner")
+            extra = player_label(owner) if owner is not None else zone_label(S, S.loc[v])
+            labels[i] = f"{text} ({extra})"
 
 
 def build_options(S: State, pend: Pending) -> None:
     viewer = pend.player
     candidates = pend.candidates
-    zones_seen = {S.loc[c] for c in candidates if type(c) is Piece}
-    many_zones = len(zones_seen) > 1
     options, labels, keys = [], [], set()
+    pieces = [c for c in candidates if type(c) is Piece]
+    many_zones = len({S.loc[c] for c in pieces}) > 1 if pieces else False
     for v in candidates:
         if type(v) is Piece:
-            key = _piece_key(S, v, viewer)
+            visible = S.sees(viewer, v)
+            key = _piece_key(S, v, viewer, visible)
             if key in keys:
                 continue
             keys.add(key)
-            text = piece_label(S, v, viewer)
-            if many_zones or key[0] == "h":
+            text = piece_label(S, v, viewer if not visible else None)
+            if many_zones or not visible:
                 text += f" ({zone_label(S, S.loc[v])})"
         else:
             key = ("x", _hashable(v))
             if key in keys:
                 continue
             keys.add(key)
-            text = label(S, v, viewer)
+            text = v if type(v) is str else label(S, v, viewer)
         options.append(v)
         labels.append(text)
+    _disambiguate(S, viewer, options, labels)
     if pend.kind == "choose_many" and (len(pend.picked) >= pend.low or pend.optional):
         options.append(DONE)
         labels.append("done")
@@ -190,3 +209,26 @@ def refresh_pending(S: State) -> None:
             th.pending = None
             th.status = "run"
     run(S)
+
+
+def undo_pick(S: State, player: int) -> bool:
+    """Take back the last pick of `player`'s unfinished multiple choice (before it is complete).
+
+    Only when that pick is the last decision taken in the game, so the history stays a valid
+    replay. Returns whether something was undone.
+    """
+    th = pending_for(S, player)
+    if th is None or th.pending.kind != "choose_many" or not th.pending.picked:
+        return False
+    if not S.history or S.history[-1][0] != int(player):
+        return False
+    pend = th.pending.copy()
+    value = pend.picked.pop()
+    pend.candidates = list(pend.candidates) + [value]
+    build_options(S, pend)
+    th.pending = pend
+    S.history.pop()
+    S.decisions -= 1
+    if S.logging and S.log:
+        S.log.pop()
+    return True
