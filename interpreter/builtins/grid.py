@@ -235,15 +235,18 @@ class _Window:
             col0 |= 1 << (y * w)
         self.not_col0 = self.full & ~col0
         self.not_last = self.full & ~(col0 << (w - 1))
-        free = occ = 0
-        for y in range(y0, y0 + h):
-            for x in range(x0, x0 + w):
-                bit = 1 << ((y - y0) * w + x - x0)
-                if (x, y) in g:
-                    occ |= bit
-                elif (x, y) not in blocked:
-                    free |= bit
-        self.free, self.occ = free, occ
+        occ = blk = 0
+        for x, y in g:
+            x -= x0
+            y -= y0
+            if 0 <= x < w and 0 <= y < h:
+                occ |= 1 << (y * w + x)
+        for x, y in blocked:
+            x -= x0
+            y -= y0
+            if 0 <= x < w and 0 <= y < h:
+                blk |= 1 << (y * w + x)
+        self.free, self.occ = self.full & ~occ & ~blk, occ
         self.links = [(self.bit(a), self.bit(b)) for a, b in links
                       if self.bit(a) and self.bit(b)]
         self._dead = None
@@ -287,16 +290,14 @@ class _Window:
         return self._dead
 
 
-def _fillable_filter(out: list, shape: list, g: dict, blocked: set, lmap: dict, links: list,
-                     base: list, w: int, h: int) -> list:
-    """Keep the anchors after which some w × h window holding everything can still be filled:
-    every empty unblocked cell in it joined, through empty unblocked cells, to a piece."""
+def _fillable_filter(out: list, shape: list, g: dict, blocked: set, links: list, box: tuple,
+                     w: int, h: int) -> list:
+    """Keep the anchors after which some w × h window holding everything (`box`: the bounding
+    box so far) can still be filled: every empty unblocked cell in it joined, through empty
+    unblocked cells, to a piece."""
     if not g:
         return out
-    bx0 = min(c[0] for c in base)
-    bx1 = max(c[0] for c in base)
-    by0 = min(c[1] for c in base)
-    by1 = max(c[1] for c in base)
+    bx0, by0, bx1, by1 = box
     windows = {}
     pairs = [(_cell(a), _cell(b)) for a, b in links] if links else []
     sx0 = min(d[0] for d in shape)
@@ -353,10 +354,17 @@ def grid_placements(S, zone, piece, max_width=None, max_height=None, blocked=Non
         base += _cells(include)
     if g:
         targets = set()
+        add = targets.add
         for c in g:
-            for n in _adjacent(c, lmap):
+            x, y = c
+            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
                 if n not in g and n not in blocked_set:
-                    targets.add(n)
+                    add(n)
+            extra = lmap.get(c) if lmap else None
+            if extra:
+                for n in extra:
+                    if n not in g and n not in blocked_set:
+                        add(n)
     else:
         targets = {c for c in _cells(start if start is not None else [(0, 0)])
                    if c not in blocked_set}
@@ -365,11 +373,19 @@ def grid_placements(S, zone, piece, max_width=None, max_height=None, blocked=Non
     sy = [d[1] for d in shape]
     lo_x = lo_y = -10 ** 9
     hi_x = hi_y = 10 ** 9
+    box = None
     if base:
-        bx0 = min(c[0] for c in base)
-        bx1 = max(c[0] for c in base)
-        by0 = min(c[1] for c in base)
-        by1 = max(c[1] for c in base)
+        bx0, by0 = bx1, by1 = base[0]
+        for x, y in base:
+            if x < bx0:
+                bx0 = x
+            elif x > bx1:
+                bx1 = x
+            if y < by0:
+                by0 = y
+            elif y > by1:
+                by1 = y
+        box = (bx0, by0, bx1, by1)
         if max_width is not None:
             lo_x, hi_x = bx1 - max_width + 1 - min(sx), bx0 + max_width - 1 - max(sx)
         if max_height is not None:
@@ -401,7 +417,7 @@ def grid_placements(S, zone, piece, max_width=None, max_height=None, blocked=Non
             if ok:
                 out.append((ax, ay))
     if fillable and blocked_set and max_width is not None and max_height is not None and out:
-        out = _fillable_filter(out, shape, g, blocked_set, lmap, links, base, max_width, max_height)
+        out = _fillable_filter(out, shape, g, blocked_set, links, box, max_width, max_height)
     out.sort(key=lambda c: (c[1], c[0]))
     return out
 
