@@ -288,7 +288,7 @@ class ExprGen:
                 return self.family_key("zone", name, n.keys, n.pos, sc)
             if name in g.counters:
                 return self.family_value("counter", name, n.keys, n.pos, sc)
-            if name in g.variables:
+            if name in g.variables and g.variables[name].dims:  # a plain variable: index its value
                 return self.family_value("variable", name, n.keys, n.pos, sc)
             if name in g.boards:
                 return f"_node({self.const(g.boards[name])}, {self.source(n.keys[0], sc)})"

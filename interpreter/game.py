@@ -26,6 +26,7 @@ class Game:
 
     def __init__(self, definition: GameDef):
         self.d = definition
+        self._setup_checked: dict = {}  # (players, options) -> problems (constraints are pure)
 
     @classmethod
     def load(cls, path: str | Path, variants: Iterable[str | Path] = ()) -> "Game":
@@ -93,7 +94,10 @@ class Game:
         in that language where the rules give them."""
         n = self.default_players if players is None else int(players)
         opts = self.resolve_options(options)
-        problems = self.check_setup(n, opts)
+        key = (n, tuple(sorted(opts.items())))
+        problems = self._setup_checked.get(key)
+        if problems is None:
+            problems = self._setup_checked[key] = self.check_setup(n, opts)
         if problems:
             raise InputError("; ".join(problems))
         layout = get_layout(self.d, n, opts)

@@ -373,7 +373,8 @@ def _current_players(self) -> list:
 
 def _legal_actions(self, player: int) -> list:
     """Indices of `player`'s legal options (empty if not deciding)."""
-    return list(range(len(_decisions.options_of(self, player))))
+    th = _decisions.pending_for(self, player)
+    return list(range(len(th.pending.options))) if th is not None else []
 
 
 def _option_labels(self, player: int) -> list:

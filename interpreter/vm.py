@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import Pos, RuleRuntimeError
+from .scoring import compute_result
 from .state import Frame, State, Thread
 
 DONE, SUSPEND, FRAME, WAIT, END = 0, 1, 2, 3, 4
@@ -63,7 +64,6 @@ def finish_game(S: State) -> None:
         S.vars["$final"] = True
         new_thread(S, [Frame(final, 0, {})], parent=-1)
         return
-    from .scoring import compute_result  # late import: scoring compiles against the VM
     S.result = compute_result(S)
     S.over = True
 

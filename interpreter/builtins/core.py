@@ -327,18 +327,6 @@ def player_of(S, n):
     return PLAYERS[int(n) % S.n]
 
 
-@builtin(min_args=0)
-def winners(S):
-    """winners(): the winning players once the game is over (empty before)."""
-    return [PLAYERS[w] for w in (S.result or {}).get("winners", [])]
-
-
-@builtin(min_args=0)
-def scores(S):
-    """scores(): the final score of each player once the game is over (zeros before)."""
-    return list((S.result or {}).get("scores", [0] * S.n))
-
-
 # ------------------------------------------------------------------ pieces and zones
 @builtin(min_args=1)
 def pieces(S, component):
@@ -397,8 +385,8 @@ def is_player(S, x):
     return type(x) is Player
 
 
-@builtin(min_args=1)
-def visible_to(S, piece, p=None):
+@builtin(min_args=2)
+def visible_to(S, piece, p):
     """visible_to(piece, p): can player p see the piece's face?"""
     return S.sees(p, piece)
 
