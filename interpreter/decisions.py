@@ -76,7 +76,8 @@ def _piece_key(S: State, p: Piece, viewer: Any, visible: bool) -> tuple:
         return ("h", zone, static["kind"], tuple(static.get(a) for a in comp.public), S.face_up(p))
     if S.lay.zones[zone].ordered:
         return ("p", int(p))
-    dyn = tuple(values.get(p) for values in S.dyn.values()) if S.dyn else ()
+    names = S.game.components[static["kind"]].dyn_names
+    dyn = tuple(S.dyn[a].get(p) for a in names if a in S.dyn)
     return ("v", zone, static["kind"], static["name"], static.get("owner"), S.face.get(p), dyn,
             S.seen.get(p))
 
