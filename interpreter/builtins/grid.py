@@ -1,0 +1,515 @@
+"""Grid builtins: neighbours with extra links, connected regions, straight-line partitions,
+legal placements inside a bounding box, per-square attributes of multi-square pieces.
+
+A grid zone maps cells `(x, y)` to the piece covering them (see `State.grid`). `links` is a list
+of cell pairs `[[a, b], …]` that count as adjacent although they are not orthogonal neighbours
+(bridges, portals). Cells may be given as tuples or 2-element lists; results are tuples.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+from ..errors import RuleRuntimeError
+from ..values import ZoneRef
+from . import builtin
+
+_ORTHO = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def _cell(c: Any) -> tuple:
+    try:
+        x, y = c
+        return (int(x), int(y))
+    except (TypeError, ValueError):
+        raise RuleRuntimeError(f"expected a cell (x, y), got {c!r}") from None
+
+
+def _cells(cs: Any) -> list:
+    if cs is None:
+        return []
+    return [_cell(c) for c in cs]
+
+
+def _grid(S, zone) -> dict:
+    if type(zone) is not ZoneRef or S.lay.zones[zone].grid is None:
+        raise RuleRuntimeError(f"expected a grid zone, got {zone!r}")
+    return S.grid.get(zone, {})
+
+
+def _link_map(links: Any) -> dict:
+    """cell -> list of linked cells (both directions)."""
+    out: dict = {}
+    if not links:
+        return out
+    for pair in links:
+        try:
+            a, b = pair
+        except (TypeError, ValueError):
+            raise RuleRuntimeError(f"a link is a pair of cells, got {pair!r}") from None
+        a, b = _cell(a), _cell(b)
+        out.setdefault(a, []).append(b)
+        out.setdefault(b, []).append(a)
+    return out
+
+
+def _adjacent(cell: tuple, lmap: dict) -> list:
+    x, y = cell
+    out = [(x + dx, y + dy) for dx, dy in _ORTHO]
+    extra = lmap.get(cell)
+    if extra:
+        out.extend(c for c in extra if c not in out)
+    return out
+
+
+def _attr(S, piece: int, name: str) -> Any:
+    d = S.dyn.get(name)
+    if d is not None and piece in d:
+        return d[piece]
+    return S.lay.static[piece].get(name)
+
+
+def _bbox_fits(cells: Iterable, w: int | None, h: int | None) -> bool:
+    xs, ys = [], []
+    for x, y in cells:
+        xs.append(x)
+        ys.append(y)
+    if not xs:
+        return True
+    if w is not None and max(xs) - min(xs) + 1 > w:
+        return False
+    if h is not None and max(ys) - min(ys) + 1 > h:
+        return False
+    return True
+
+
+# ------------------------------------------------------------------ reading a grid
+@builtin(min_args=3)
+def grid_cell_value(S, zone, cell, attr):
+    """grid_cell_value(zone, (x, y), "attr"): the attribute of the piece covering the cell; a list
+    attribute gives its element for that square of the piece's shape; none on an empty cell."""
+    hit = _grid(S, zone).get(_cell(cell))
+    return None if hit is None else _cell_value(S, hit, str(attr))
+
+
+def _value_set(values: Any) -> set:
+    if isinstance(values, (list, tuple)):
+        return set(values)
+    return {values}
+
+
+def _cell_value(S, hit: tuple, attr: str) -> Any:
+    piece, part = hit
+    d = S.dyn.get(attr)
+    value = d[piece] if d is not None and piece in d else S.lay.static[piece].get(attr)
+    t = type(value)
+    if t is list or t is tuple:
+        return value[part] if part < len(value) else None
+    return value
+
+
+@builtin(min_args=3)
+def grid_cells_with(S, zone, attr, values):
+    """grid_cells_with(zone, "attr", value_or_values): the occupied cells whose per-square value of
+    the attribute (as grid_cell_value) is the value or one of the values, sorted."""
+    g = _grid(S, zone)
+    want = _value_set(values)
+    attr = str(attr)
+    return sorted(c for c, hit in g.items() if _cell_value(S, hit, attr) in want)
+
+
+@builtin(min_args=2)
+def grid_tally(S, zone, attr):
+    """grid_tally(zone, "attr"): a map from each per-square value of the attribute to how many
+    occupied cells have it (empty values are not counted)."""
+    g = _grid(S, zone)
+    attr = str(attr)
+    out: dict = {}
+    for hit in g.values():
+        v = _cell_value(S, hit, attr)
+        if v is not None:
+            out[v] = out.get(v, 0) + 1
+    return out
+
+
+@builtin(min_args=3, kwargs=("links",))
+def grid_neighbor_values(S, zone, cell, attr, links=None):
+    """grid_neighbor_values(zone, (x, y), "attr", links=[]): the per-square values of the attribute
+    on the occupied cells next to (or linked to) the cell, without repeats."""
+    g = _grid(S, zone)
+    attr = str(attr)
+    out = []
+    for n in _adjacent(_cell(cell), _link_map(links)):
+        hit = g.get(n)
+        if hit is not None:
+            v = _cell_value(S, hit, attr)
+            if v is not None and v not in out:
+                out.append(v)
+    return out
+
+
+def _components(cells: set, lmap: dict) -> list:
+    seen: set = set()
+    groups = []
+    for start in sorted(cells):
+        if start in seen:
+            continue
+        seen.add(start)
+        stack, group = [start], []
+        while stack:
+            c = stack.pop()
+            group.append(c)
+            for n in _adjacent(c, lmap):
+                if n in cells and n not in seen:
+                    seen.add(n)
+                    stack.append(n)
+        groups.append(sorted(group))
+    return groups
+
+
+@builtin(min_args=1, kwargs=("links",))
+def grid_components(S, cells, links=None):
+    """grid_components(cells, links=[]): the connected groups (orthogonal or linked) of a set of
+    cells; a list of sorted cell lists, in order of their first cell."""
+    return _components(set(_cells(cells)), _link_map(links))
+
+
+@builtin(min_args=2, kwargs=("links",))
+def grid_neighbors(S, zone, cell, links=None):
+    """grid_neighbors(zone, (x, y), links=[]): the 4 orthogonal cells and the cells linked to it,
+    occupied or not."""
+    _grid(S, zone)
+    return _adjacent(_cell(cell), _link_map(links))
+
+
+@builtin(min_args=1, kwargs=("links",))
+def grid_free_adjacent(S, zone, links=None):
+    """grid_free_adjacent(zone, links=[]): empty cells next to (or linked to) an occupied cell, sorted."""
+    g = _grid(S, zone)
+    lmap = _link_map(links)
+    out = set()
+    for c in g:
+        for n in _adjacent(c, lmap):
+            if n not in g:
+                out.add(n)
+    return sorted(out)
+
+
+@builtin(min_args=2, kwargs=("links",))
+def grid_regions(S, zone, pred, links=None):
+    """grid_regions(zone, cell => cond, links=[]): connected groups (orthogonal or linked) of the
+    occupied cells where cond holds; a list of sorted cell lists, in order of their first cell."""
+    g = _grid(S, zone)
+    return _components({c for c in sorted(g) if pred(c)}, _link_map(links))
+
+
+@builtin(min_args=1)
+def grid_bbox(S, cells):
+    """grid_bbox(cells): [min_x, min_y, max_x, max_y] of the cells, or none for no cells."""
+    cs = _cells(cells)
+    if not cs:
+        return None
+    xs = [c[0] for c in cs]
+    ys = [c[1] for c in cs]
+    return [min(xs), min(ys), max(xs), max(ys)]
+
+
+@builtin(min_args=3)
+def grid_fits_box(S, cells, max_width, max_height):
+    """grid_fits_box(cells, w, h): the bounding box of the cells is at most w × h (true for none)."""
+    return _bbox_fits(_cells(cells), max_width, max_height)
+
+
+# ------------------------------------------------------------------ placement
+class _Window:
+    """A w × h window of the grid as bit masks (bit (y - y0) * w + (x - x0)), for fast floods."""
+
+    __slots__ = ("x0", "y0", "w", "h", "full", "not_col0", "not_last", "links", "free", "occ",
+                 "_dead")
+
+    def __init__(self, x0: int, y0: int, w: int, h: int, g: dict, blocked: set, links: list):
+        self.x0, self.y0, self.w, self.h = x0, y0, w, h
+        n = w * h
+        self.full = (1 << n) - 1
+        col0 = 0
+        for y in range(h):
+            col0 |= 1 << (y * w)
+        self.not_col0 = self.full & ~col0
+        self.not_last = self.full & ~(col0 << (w - 1))
+        occ = blk = 0
+        for x, y in g:
+            x -= x0
+            y -= y0
+            if 0 <= x < w and 0 <= y < h:
+                occ |= 1 << (y * w + x)
+        for x, y in blocked:
+            x -= x0
+            y -= y0
+            if 0 <= x < w and 0 <= y < h:
+                blk |= 1 << (y * w + x)
+        self.free, self.occ = self.full & ~occ & ~blk, occ
+        self.links = [(self.bit(a), self.bit(b)) for a, b in links
+                      if self.bit(a) and self.bit(b)]
+        self._dead = None
+
+    def bit(self, c: tuple) -> int:
+        x, y = c[0] - self.x0, c[1] - self.y0
+        if 0 <= x < self.w and 0 <= y < self.h:
+            return 1 << (y * self.w + x)
+        return 0
+
+    def expand(self, r: int) -> int:
+        w = self.w
+        out = r | ((r << 1) & self.not_col0) | ((r >> 1) & self.not_last) | ((r << w) & self.full) | (r >> w)
+        for a, b in self.links:
+            if r & a:
+                out |= b
+            if r & b:
+                out |= a
+        return out
+
+    def flood(self, seed: int, within: int) -> int:
+        reached = seed
+        while True:
+            nxt = self.expand(reached) & (within | seed)
+            if nxt == reached:
+                return reached
+            reached = nxt
+
+    def dead_groups(self) -> list:
+        """Groups (bit masks) of free cells that no free path joins to an occupied cell."""
+        if self._dead is None:
+            alive = self.flood(self.occ, self.free)
+            dead = self.free & ~alive
+            groups = []
+            while dead:
+                low = dead & -dead
+                grp = self.flood(low, dead)
+                groups.append(grp)
+                dead &= ~grp
+            self._dead = groups
+        return self._dead
+
+
+def _fillable_filter(out: list, shape: list, g: dict, blocked: set, links: list, box: tuple,
+                     w: int, h: int) -> list:
+    """Keep the anchors after which some w × h window holding everything (`box`: the bounding
+    box so far) can still be filled: every empty unblocked cell in it joined, through empty
+    unblocked cells, to a piece."""
+    if not g:
+        return out
+    bx0, by0, bx1, by1 = box
+    windows = {}
+    pairs = [(_cell(a), _cell(b)) for a, b in links] if links else []
+    sx0 = min(d[0] for d in shape)
+    sx1 = max(d[0] for d in shape)
+    sy0 = min(d[1] for d in shape)
+    sy1 = max(d[1] for d in shape)
+    kept = []
+    for ax, ay in out:
+        covered = [(ax + dx, ay + dy) for dx, dy in shape]
+        cx0 = ax + sx0 if ax + sx0 < bx0 else bx0
+        cx1 = ax + sx1 if ax + sx1 > bx1 else bx1
+        cy0 = ay + sy0 if ay + sy0 < by0 else by0
+        cy1 = ay + sy1 if ay + sy1 > by1 else by1
+        ok = False
+        for x0 in range(cx1 - w + 1, cx0 + 1):
+            for y0 in range(cy1 - h + 1, cy0 + 1):
+                win = windows.get((x0, y0))
+                if win is None:
+                    win = windows[(x0, y0)] = _Window(x0, y0, w, h, g, blocked, pairs)
+                dead = win.dead_groups()
+                if dead:
+                    touched = 0
+                    for c in covered:
+                        touched |= win.bit(c)
+                    touched = win.expand(touched)
+                    if any(not (grp & touched) for grp in dead):
+                        continue
+                ok = True
+                break
+            if ok:
+                break
+        if ok:
+            kept.append((ax, ay))
+    return kept
+
+
+@builtin(min_args=2, kwargs=("max_width", "max_height", "blocked", "links", "include", "start",
+                             "fillable"))
+def grid_placements(S, zone, piece, max_width=None, max_height=None, blocked=None, links=None,
+                    include=None, start=None, fillable=False):
+    """grid_placements(zone, piece, max_width=, max_height=, blocked=[], links=[], include=[],
+    start=[(0, 0)], fillable=false): anchor cells where the piece may be put: its covered cells are
+    empty and not blocked; one of them is next to (or linked to) an occupied cell — or, in an empty
+    zone, is in `start`; the bounding box of occupied, `include` and covered cells fits
+    max_width × max_height. With `fillable`, some max_width × max_height window holding all that
+    must keep every empty unblocked cell reachable (through empty unblocked cells) from a piece,
+    so that the window can still be filled completely (always true without blocked cells)."""
+    g = _grid(S, zone)
+    shape = S.shape_of(piece)
+    blocked_set = set(_cells(blocked)) if blocked else set()
+    lmap = _link_map(links)
+    base = list(g)
+    if include:
+        base += _cells(include)
+    if g:
+        targets = set()
+        add = targets.add
+        for c in g:
+            x, y = c
+            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if n not in g and n not in blocked_set:
+                    add(n)
+            extra = lmap.get(c) if lmap else None
+            if extra:
+                for n in extra:
+                    if n not in g and n not in blocked_set:
+                        add(n)
+    else:
+        targets = {c for c in _cells(start if start is not None else [(0, 0)])
+                   if c not in blocked_set}
+    # The anchor's x (y) range that keeps the bounding box within max_width (max_height).
+    sx = [d[0] for d in shape]
+    sy = [d[1] for d in shape]
+    lo_x = lo_y = -10 ** 9
+    hi_x = hi_y = 10 ** 9
+    box = None
+    if base:
+        bx0, by0 = bx1, by1 = base[0]
+        for x, y in base:
+            if x < bx0:
+                bx0 = x
+            elif x > bx1:
+                bx1 = x
+            if y < by0:
+                by0 = y
+            elif y > by1:
+                by1 = y
+        box = (bx0, by0, bx1, by1)
+        if max_width is not None:
+            lo_x, hi_x = bx1 - max_width + 1 - min(sx), bx0 + max_width - 1 - max(sx)
+        if max_height is not None:
+            lo_y, hi_y = by1 - max_height + 1 - min(sy), by0 + max_height - 1 - max(sy)
+    if max_width is not None and max(sx) - min(sx) + 1 > max_width:
+        return []
+    if max_height is not None and max(sy) - min(sy) + 1 > max_height:
+        return []
+    single = len(shape) == 1 and shape[0] == (0, 0)
+    out = []
+    if single:
+        for c in targets:
+            if lo_x <= c[0] <= hi_x and lo_y <= c[1] <= hi_y:
+                out.append(c)
+    else:
+        anchors = set()
+        for tx, ty in targets:
+            for dx, dy in shape:
+                ax, ay = tx - dx, ty - dy
+                if lo_x <= ax <= hi_x and lo_y <= ay <= hi_y:
+                    anchors.add((ax, ay))
+        for ax, ay in anchors:
+            ok = True
+            for dx, dy in shape:
+                c = (ax + dx, ay + dy)
+                if c in g or c in blocked_set:
+                    ok = False
+                    break
+            if ok:
+                out.append((ax, ay))
+    if fillable and blocked_set and max_width is not None and max_height is not None and out:
+        out = _fillable_filter(out, shape, g, blocked_set, links, box, max_width, max_height)
+    out.sort(key=lambda c: (c[1], c[0]))
+    return out
+
+
+# ------------------------------------------------------------------ straight lines
+def _line_steps(cells: set, links: Any) -> tuple:
+    """Successor maps: right (same row, next x) and down (same column, next y), orthogonal or
+    through a link joining two cells of one row / column."""
+    right, down = {}, {}
+    for (x, y) in cells:
+        if (x + 1, y) in cells:
+            right[(x, y)] = (x + 1, y)
+        if (x, y + 1) in cells:
+            down[(x, y)] = (x, y + 1)
+    for pair in links or ():
+        a, b = (_cell(c) for c in pair)
+        if a not in cells or b not in cells:
+            continue
+        if a[1] == b[1] and a[0] != b[0]:
+            lo, hi = sorted((a, b))
+            right.setdefault(lo, hi)
+        elif a[0] == b[0] and a[1] != b[1]:
+            lo, hi = sorted((a, b), key=lambda c: c[1])
+            down.setdefault(lo, hi)
+    return right, down
+
+
+def _split_values(n: int, scores: list) -> list:
+    """best[k] = the best total for a straight run of k cells split into lines of scored lengths."""
+    m = len(scores) - 1
+    best = [0] * (n + 1)
+    for i in range(1, n + 1):
+        best[i] = max(best[i - k] + scores[k] for k in range(1, min(m, i) + 1))
+    return best
+
+
+def line_partition(cells: Iterable, scores: list, links: Any = None) -> int:
+    """Plain-Python core of grid_line_partition (see there)."""
+    cset = {_cell(c) for c in cells}
+    if not cset:
+        return 0
+    if len(scores) < 2:
+        raise RuleRuntimeError("line scores need an entry for a line of 1 (index 1)")
+    right, down = _line_steps(cset, links)
+    f = _split_values(len(cset), list(scores))
+    # Row-major dynamic programme: every cell joins a horizontal or a vertical line; runs still
+    # open are keyed by the cell that could extend them. The open horizontal run can only be
+    # extended by the very next cell of the scan, vertical runs by a later row.
+    states = {(None, ()): 0}
+    for c in sorted(cset, key=lambda c: (c[1], c[0])):
+        r, d = right.get(c), down.get(c)
+        nxt: dict = {}
+        for (hp, vp), val in states.items():
+            hlen = 0
+            if hp is not None:
+                if hp[0] == c:
+                    hlen = hp[1]
+                else:
+                    val += f[hp[1]]
+            vlen, vrest = 0, vp
+            for i, (cell, n) in enumerate(vp):
+                if cell == c:
+                    vlen, vrest = n, vp[:i] + vp[i + 1:]
+                    break
+            # c in a horizontal line
+            v = val + f[vlen]
+            if r is not None:
+                key, v = ((r, hlen + 1), vrest), v
+            else:
+                key, v = (None, vrest), v + f[hlen + 1]
+            if nxt.get(key, -1) < v:
+                nxt[key] = v
+            # c in a vertical line
+            v = val + f[hlen]
+            if d is not None:
+                key = (None, tuple(sorted(vrest + ((d, vlen + 1),))))
+            else:
+                key, v = (None, vrest), v + f[vlen + 1]
+            if nxt.get(key, -1) < v:
+                nxt[key] = v
+        states = nxt
+    best = None
+    for (hp, vp), val in states.items():
+        total = val + (f[hp[1]] if hp else 0) + sum(f[n] for _, n in vp)
+        if best is None or total > best:
+            best = total
+    return best
+
+
+@builtin(min_args=2, kwargs=("links",))
+def grid_line_partition(S, cells, scores, links=None):
+    """grid_line_partition(cells, scores, links=[]): the best total of scores[len] over the ways of
+    cutting the cells into straight horizontal or vertical lines of consecutive cells (a link
+    between two cells of one row or column joins them); lines longer than the table are split."""
+    return line_partition(cells, scores, links)

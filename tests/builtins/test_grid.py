@@ -1,0 +1,227 @@
+"""Grid builtins on abstract data: a sparse board of coloured tiles, some two squares wide."""
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from interpreter.builtins import grid
+from interpreter.errors import RuleRuntimeError
+from interpreter.game import Game
+
+BOARD = """
+game: {id: t, name: T, players: {min: 2, max: 4}}
+components:
+  tile:
+    shape: [[0, 0]]
+    items:
+      - {id: red, colours: [red], count: 30}
+      - {id: blue, colours: [blue], count: 30}
+  domino:
+    shape: [[0, 0], [1, 0]]
+    items:
+      - {id: red_blue, colours: [red, blue], count: 4}
+  tower:
+    shape: [[0, 0], [0, 1]]
+    items:
+      - {id: blue_red, colours: [blue, red], count: 4}
+zones:
+  bag: {}
+  board: {grid: {max_width: 9, max_height: 9}}
+flow:
+  rounds: 1
+  phases:
+    - id: wait
+      do: |
+        choose x from [1, 2] by first(players)
+"""
+
+
+@pytest.fixture()
+def board(tmp_path):
+    path = tmp_path / "game.yaml"
+    path.write_text(BOARD, encoding="utf-8")
+    game = Game.load(path)
+    S = game.new_game(2, {}, 1)
+    zone = S.lay.zone_index["board"][()]
+    pieces = {}
+    for p, static in enumerate(S.lay.static):
+        pieces.setdefault(static["name"], []).append(S.lay.pieces[p])
+
+    def put(name, cell):
+        S.move([pieces[name].pop()], zone, at=cell)
+
+    return S, zone, put
+
+
+def test_cell_values_of_multi_square_pieces(board):
+    S, zone, put = board
+    put("red_blue", (0, 0))
+    put("blue_red", (2, 0))
+    assert grid.grid_cell_value(S, zone, (0, 0), "colours") == "red"
+    assert grid.grid_cell_value(S, zone, [1, 0], "colours") == "blue"
+    assert grid.grid_cell_value(S, zone, (2, 1), "colours") == "red"
+    assert grid.grid_cell_value(S, zone, (5, 5), "colours") is None
+    assert grid.grid_cells_with(S, zone, "colours", "red") == [(0, 0), (2, 1)]
+    assert grid.grid_cells_with(S, zone, "colours", ["red", "blue"]) == [(0, 0), (1, 0), (2, 0), (2, 1)]
+    assert grid.grid_tally(S, zone, "colours") == {"red": 2, "blue": 2}
+
+
+def test_neighbours_and_links(board):
+    S, zone, put = board
+    put("red", (0, 0))
+    put("blue", (1, 0))
+    put("red", (3, 0))
+    links = [[[0, 0], [3, 0]]]
+    assert sorted(grid.grid_neighbors(S, zone, (0, 0))) == [(-1, 0), (0, -1), (0, 1), (1, 0)]
+    assert (3, 0) in grid.grid_neighbors(S, zone, (0, 0), links=links)
+    assert grid.grid_neighbor_values(S, zone, (0, 0), "colours") == ["blue"]
+    assert sorted(grid.grid_neighbor_values(S, zone, (0, 0), "colours", links=links)) == ["blue", "red"]
+    assert (2, 0) in grid.grid_free_adjacent(S, zone)
+    assert (0, 0) not in grid.grid_free_adjacent(S, zone)
+
+
+def test_regions_and_components(board):
+    S, zone, put = board
+    for c in [(0, 0), (1, 0), (1, 1), (3, 0), (3, 1), (5, 5)]:
+        put("red", c)
+    put("blue", (2, 0))
+    reds = grid.grid_regions(S, zone, lambda c: grid.grid_cell_value(S, zone, c, "colours") == "red")
+    assert reds == [[(0, 0), (1, 0), (1, 1)], [(3, 0), (3, 1)], [(5, 5)]]
+    linked = grid.grid_components(S, [(0, 0), (1, 0), (1, 1), (3, 0), (3, 1), (5, 5)], links=[[(1, 1), (3, 1)]])
+    assert linked == [[(0, 0), (1, 0), (1, 1), (3, 0), (3, 1)], [(5, 5)]]
+    assert grid.grid_components(S, []) == []
+
+
+def test_bounding_box(board):
+    S, _, _ = board
+    assert grid.grid_bbox(S, [(1, 2), (-1, 4)]) == [-1, 2, 1, 4]
+    assert grid.grid_bbox(S, []) is None
+    assert grid.grid_fits_box(S, [(0, 0), (3, 3)], 4, 4)
+    assert not grid.grid_fits_box(S, [(0, 0), (4, 0)], 4, 4)
+    assert grid.grid_fits_box(S, [], 1, 1)
+
+
+def test_placements_start_adjacency_bounds_blocked_links(board):
+    S, zone, put = board
+    tile = S.lay.pieces[0]
+    domino = next(p for p in S.lay.pieces if S.lay.static[p]["name"] == "red_blue")
+    tower = next(p for p in S.lay.pieces if S.lay.static[p]["name"] == "blue_red")
+    # an empty zone: only the start cells
+    assert grid.grid_placements(S, zone, tile) == [(0, 0)]
+    assert grid.grid_placements(S, zone, tile, start=[(2, 2), (0, 1)], blocked=[(0, 1)]) == [(2, 2)]
+    put("red", (0, 0))
+    assert grid.grid_placements(S, zone, tile) == [(0, -1), (-1, 0), (1, 0), (0, 1)]
+    # blocked cells and a link across them
+    got = grid.grid_placements(S, zone, tile, blocked=[(1, 0)], links=[[(0, 0), (2, 0)]])
+    assert got == [(0, -1), (-1, 0), (2, 0), (0, 1)]
+    # bounds: a row of 3 in a 3-wide box
+    put("red", (1, 0))
+    put("red", (2, 0))
+    got = grid.grid_placements(S, zone, tile, max_width=3, max_height=3)
+    assert (3, 0) not in got and (-1, 0) not in got and (1, 1) in got
+    # `include` cells count for the box although nothing covers them
+    got = grid.grid_placements(S, zone, tile, max_width=3, max_height=3, include=[(0, 2)])
+    assert (1, -1) not in got and (1, 1) in got
+    # multi-square pieces: every square free, one square adjacent, the box respected
+    got = grid.grid_placements(S, zone, domino, max_width=3, max_height=3)
+    assert (0, 1) in got and (1, 1) in got and (2, 1) not in got and (-2, 0) not in got
+    got = grid.grid_placements(S, zone, tower, max_width=3, max_height=3)
+    assert (0, 1) in got and (0, -2) in got and (0, -3) not in got
+    assert grid.grid_placements(S, zone, domino, max_width=1) == []
+
+
+def test_placements_reject_a_non_grid_zone(board):
+    S, _, _ = board
+    bag = S.lay.zone_index["bag"][()]
+    with pytest.raises(RuleRuntimeError):
+        grid.grid_placements(S, bag, S.lay.pieces[0])
+
+
+SCORES = [0, 2, 5, 10, 16, 18]
+
+
+@pytest.mark.parametrize("cells,expected", [
+    ([], 0),
+    ([(0, 0)], 2),
+    ([(0, 0), (1, 0)], 5),
+    ([(0, 0), (2, 0)], 4),                                    # a gap: two lines
+    ([(0, 0), (1, 1)], 4),                                    # a diagonal: two lines
+    ([(0, 0), (1, 0), (2, 0), (1, 1), (1, 2)], 15),           # T: 3 + 2
+    ([(1, 0), (0, 1), (1, 1), (2, 1), (1, 2)], 14),           # plus: 3 + 1 + 1
+    ([(0, 0), (1, 0), (0, 1), (1, 1)], 10),                   # block: 2 + 2
+    ([(x, 0) for x in range(5)], 18),
+    ([(x, 0) for x in range(7)], 26),                         # longer than the table: 4 + 3
+    ([(x, y) for x in range(4) for y in range(4)], 64),
+])
+def test_line_partition(cells, expected):
+    assert grid.line_partition(cells, SCORES) == expected
+
+
+def test_line_partition_through_links():
+    cells = [(-1, 0), (0, 0), (2, 0), (3, 0)]
+    assert grid.line_partition(cells, SCORES) == 10
+    assert grid.line_partition(cells, SCORES, links=[[(0, 0), (2, 0)]]) == 16
+    # a link in a column, and a link that is not straight (ignored for lines)
+    assert grid.line_partition([(0, 0), (0, 2)], SCORES, links=[[(0, 0), (0, 2)]]) == 5
+    assert grid.line_partition([(0, 0), (1, 2)], SCORES, links=[[(0, 0), (1, 2)]]) == 4
+
+
+def _brute(cells, scores, links=()):
+    """Every horizontal/vertical assignment, runs split optimally: the reference."""
+    cells = sorted(set(cells))
+    right, down = grid._line_steps(set(cells), links)
+    left = {b: a for a, b in right.items()}
+    up = {b: a for a, b in down.items()}
+    split = grid._split_values(len(cells) + 1, scores)
+    best = 0
+    for choice in itertools.product((0, 1), repeat=len(cells)):
+        d = dict(zip(cells, choice))
+        total = 0
+        for c in cells:
+            prev, nxt = (left, right) if d[c] == 0 else (up, down)
+            p = prev.get(c)
+            if p is not None and d[p] == d[c]:
+                continue
+            n, q = 1, nxt.get(c)
+            while q is not None and d[q] == d[c]:
+                n, q = n + 1, nxt.get(q)
+            total += split[n]
+        best = max(best, total)
+    return best
+
+
+def test_line_partition_matches_brute_force():
+    rng = random.Random(7)
+    for _ in range(300):
+        cells = {(rng.randint(0, 3), rng.randint(0, 3)) for _ in range(rng.randint(0, 9))}
+        scores = SCORES if rng.random() < 0.6 else [0, 3, 4, 5, 6, 7]
+        links = [[(0, 0), (2, 0)]] if rng.random() < 0.5 and (1, 0) not in cells else []
+        assert grid.line_partition(cells, scores, links) == _brute(cells, scores, links), cells
+
+
+def test_line_partition_is_fast_on_a_full_board():
+    import time
+    cells = [(x, y) for x in range(5) for y in range(5)]
+    started = time.perf_counter()
+    assert grid.line_partition(cells, SCORES) == 98      # six lines of 4 in a pinwheel, one single
+    assert time.perf_counter() - started < 0.5
+
+
+def test_placements_fillable_keeps_every_free_cell_reachable(board):
+    S, zone, put = board
+    tile = S.lay.pieces[0]
+    # blocked cells around (1, 2) except from below: a pocket that only row 3 can reach
+    blocked = [(0, 2), (2, 2), (1, 1)]
+    put("red", (1, 0))
+    put("red", (1, -1))
+    kw = dict(max_width=5, max_height=5, blocked=blocked, include=[(0, 0), (2, 2)])
+    plain = grid.grid_placements(S, zone, tile, **kw)
+    fill = grid.grid_placements(S, zone, tile, fillable=True, **kw)
+    assert (1, -2) in plain            # fits the 5 × 5 box…
+    assert (1, -2) not in fill         # …but rows -2..2 would leave (1, 2) unreachable forever
+    assert set(fill) == set(plain) - {(1, -2)}
+    # without blocked cells, fillable changes nothing
+    assert grid.grid_placements(S, zone, tile, fillable=True, max_width=3, max_height=3) == \
+        grid.grid_placements(S, zone, tile, max_width=3, max_height=3)
