@@ -8,7 +8,8 @@ from it, keeping those marks:
 * `YStr` (a str) knows its `SourceMap`, so an error inside a DSL string can be reported at the
   right line and column of the YAML file.
 
-Duplicate keys, unknown tags and aliases that expand beyond a bound are errors.
+Duplicate keys, unknown tags and aliases that expand beyond a bound are errors. Booleans follow
+YAML 1.2: only true/false, so `on:` (a trigger's event) and `yes`/`no` stay words.
 """
 from __future__ import annotations
 
@@ -204,6 +205,8 @@ class _Builder:
             if node.tag == "tag:yaml.org,2002:timestamp":
                 return self.text(node)
             raise RuleError(f"unsupported YAML tag {node.tag}", self.pos(node), "E002")
+        if node.tag == "tag:yaml.org,2002:bool" and node.value.lower() not in ("true", "false"):
+            return self.text(node)  # YAML 1.2: yes/no/on/off are words, not booleans
         value = ctor(_constructor, node)
         if isinstance(value, str):
             return self.text(node)

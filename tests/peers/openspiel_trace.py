@@ -188,7 +188,7 @@ def _random_chooser(rng: random.Random) -> Chooser:
 
 
 def _sequence_chooser(actions: Iterable[Action]) -> Chooser:
-    """Chooser that replays ``actions`` in order; errors if they run out early."""
+    """Chooser that replays ``actions`` in order (``_run`` stops when they run out)."""
     iterator = iter(actions)
 
     def choose(_state: State, _step: Step) -> Action:

@@ -1,0 +1,259 @@
+"""The `rulebook` command: validate, play, simulate, replay, test, changes, functions.
+
+Exit codes: 0 success, 1 invalid input (rules, options, logs), 2 usage error. Errors go to
+stderr as `file:line:col: message`. Set RULEBOOK_DEBUG=1 to see Python tracebacks of internal
+errors.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .errors import InputError, RulebookError, RuleErrors, flatten
+
+EXIT_INVALID = 1
+
+
+def _fail(error: RulebookError) -> None:
+    for e in flatten([error]):
+        click.echo(str(e), err=True)
+    sys.exit(EXIT_INVALID)
+
+
+def _guard(fn):
+    """Run a command; turn our errors into `file:line:col: message` and exit code 1."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except RulebookError as exc:
+            _fail(exc)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+        except (click.ClickException, click.exceptions.Exit, SystemExit):
+            raise
+        except Exception as exc:  # noqa: BLE001 - an engine bug: say so, without a traceback
+            if os.environ.get("RULEBOOK_DEBUG"):
+                traceback.print_exc()
+            click.echo(f"internal error: {type(exc).__name__}: {exc} "
+                       "(set RULEBOOK_DEBUG=1 for details; please report it)", err=True)
+            sys.exit(3)
+    return wrapper
+
+
+def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise click.UsageError(f"--option expects KEY=VALUE, got {pair!r}")
+        key, value = pair.split("=", 1)
+        out[key.strip()] = value.strip()
+    return out
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="rulebook", message="rulebook %(version)s")
+def main() -> None:
+    """Play, check and simulate tabletop games written as YAML rule files."""
+
+
+# ---------------------------------------------------------------------- validate
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@_guard
+def validate(paths: tuple[str, ...]) -> None:
+    """Check rule files (and overlays): exit 0 if all are valid."""
+    from .loader import load_game
+    from .rulefiles import find_rule_files
+
+    files = find_rule_files(list(paths))
+    if not files:
+        raise InputError(f"no rule files found in {', '.join(paths)}")
+    bad = 0
+    for f in files:
+        try:
+            game = load_game(f)
+        except RulebookError as exc:
+            bad += 1
+            for e in flatten([exc]):
+                click.echo(str(e), err=True)
+            continue
+        click.echo(f"ok: {f} ({game.id})")
+    if bad:
+        sys.exit(EXIT_INVALID)
+
+
+# ---------------------------------------------------------------------- play
+def _common_game_options(fn):
+    fn = click.option("--variant", "variants", multiple=True, type=click.Path(), help="House-rule overlay file (repeatable).")(fn)
+    fn = click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="Game option (repeatable).")(fn)
+    fn = click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")(fn)
+    fn = click.option("--players", type=int, default=None, help="Number of players (default: the game's).")(fn)
+    return fn
+
+
+@main.command()
+@click.argument("file", type=click.Path())
+@_common_game_options
+@click.option("--agents", default="random", show_default=True, help="Comma-separated agents per seat: random, first, last, human.")
+@click.option("--log", "log_path", type=click.Path(), help="Save the game log (JSON) for `rulebook replay`.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the result.")
+@click.option("--quiet", is_flag=True, help="Do not print the game log.")
+@_guard
+def play(file, players, seed, options, variants, agents, log_path, as_json, quiet) -> None:
+    """Play one game."""
+    from .agents import make_agents
+    from .game import Game
+    from .runner import make_log, play_game, save_log
+
+    game = Game.load(file, variants)
+    n = game.default_players if players is None else players
+    opts = game.resolve_options(_parse_options(options))
+    seats = make_agents(agents, n, seed)
+    human = "human" in agents
+    played = play_game(game, n, opts, seed, seats, logging=True)
+    S = played.state
+    if log_path:
+        save_log(log_path, make_log(game, played, file, n, opts, seed, list(variants)))
+    if as_json:
+        click.echo(json.dumps({
+            "game": game.id, "players": n, "seed": seed, "options": opts, "scores": S.returns(),
+            "winners": S.winners(), "decisions": len(played.decisions),
+            "reason": (S.result or {}).get("reason"), "final_hash": S.hash(),
+        }))
+        return
+    from .render import print_log, print_result
+    if not quiet and not human:
+        print_log(S.log_lines(None))
+    print_result(game, S)
+
+
+# ---------------------------------------------------------------------- simulate
+@main.command()
+@click.argument("file", type=click.Path())
+@click.option("--games", type=int, required=True, help="How many games.")
+@_common_game_options
+@click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes (0: one per CPU).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the statistics.")
+@_guard
+def simulate(file, games, players, seed, options, variants, jobs, as_json) -> None:
+    """Play many random games and report statistics."""
+    from .game import Game
+    from .simulate import run_simulation
+
+    if games < 1:
+        raise click.UsageError("--games must be at least 1")
+    game = Game.load(file, variants)
+    n = game.default_players if players is None else players
+    opts = game.resolve_options(_parse_options(options))
+    problems = game.check_setup(n, opts)
+    if problems:
+        raise InputError("; ".join(problems))
+    stats = run_simulation(file, list(variants), n, opts, seed, games, jobs, progress=not as_json)
+    if as_json:
+        click.echo(json.dumps(stats))
+        return
+    from .render import print_stats
+    print_stats(game, stats)
+    if stats["errors"]:
+        sys.exit(EXIT_INVALID)
+
+
+# ---------------------------------------------------------------------- replay
+@main.command()
+@click.argument("log", type=click.Path())
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the verdict.")
+@_guard
+def replay(log, as_json) -> None:
+    """Replay a saved game log and check that it reproduces exactly."""
+    from .runner import read_log, replay as do_replay
+
+    data = read_log(log)
+    S, problems = do_replay(data, log)
+    verdict = {"log": log, "game": data["game"], "decisions": len(data["decisions"]),
+               "reproduced": not problems, "problems": problems, "scores": S.returns(),
+               "winners": S.winners(), "final_hash": S.hash()}
+    if as_json:
+        click.echo(json.dumps(verdict))
+    elif not problems:
+        click.echo(f"ok: {log} reproduces exactly ({len(data['decisions'])} decisions, hash {S.hash()})")
+    for p in problems:
+        click.echo(f"{log}: {p}", err=True)
+    if problems:
+        sys.exit(EXIT_INVALID)
+
+
+# ---------------------------------------------------------------------- test
+@main.command("test")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("-k", "keyword", default=None, help="Only scenarios whose name contains this text.")
+@_guard
+def test_cmd(paths, keyword) -> None:
+    """Run YAML scenario tests."""
+    from .scenario import ScenarioFile, find_scenario_files
+
+    files = find_scenario_files(list(paths))
+    if not files:
+        raise InputError(f"no scenario files found in {', '.join(paths)}")
+    passed = failed = 0
+    for f in files:
+        try:
+            sf = ScenarioFile(f)
+        except RulebookError as exc:
+            failed += 1
+            for e in flatten([exc]):
+                click.echo(f"FAIL {e}", err=True)
+            continue
+        for name, spec, pos in sf.scenarios():
+            if keyword and keyword not in name:
+                continue
+            result = sf.run(spec, pos)
+            if result.passed:
+                passed += 1
+                click.echo(f"PASS {f}: {name}")
+            else:
+                failed += 1
+                click.echo(result.line(), err=True)
+    click.echo(f"{passed} passed, {failed} failed")
+    if failed:
+        sys.exit(EXIT_INVALID)
+
+
+# ---------------------------------------------------------------------- changes
+@main.command()
+@click.argument("file", type=click.Path())
+@_guard
+def changes(file) -> None:
+    """Show what an expansion or variant file changes in the file it extends."""
+    from .overlay import describe_changes
+    from .source import YMap, load_file
+
+    raw = load_file(file)
+    if not isinstance(raw, YMap) or "extends" not in raw:
+        raise InputError(f"{file} does not extend another file: it changes nothing")
+    click.echo(f"{file} extends {raw['extends']}:")
+    for line in describe_changes(raw):
+        click.echo("  " + line)
+
+
+# ---------------------------------------------------------------------- functions
+@main.command()
+def functions() -> None:
+    """List the DSL's built-in functions."""
+    from .builtins import load_all
+
+    for name, b in sorted(load_all().items()):
+        click.echo(f"{name:20} {b.doc}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,192 @@
+"""Decisions: who must decide, the legal options, and applying one.
+
+A `choose` or `perform` statement stops its thread with a Pending decision. Options are built
+for the deciding player only: pieces that player cannot see are offered anonymously (grouped by
+where they are and what can be seen of them), and identical visible pieces in the same unordered
+place are offered once. A choice of several things is a sequence of single picks.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import IllegalDecision, RuleRuntimeError
+from .labels import label, piece_label, player_label, zone_label
+from .logs import decision_entry
+from .state import Pending, State
+from .values import PLAYERS, Piece
+
+DONE = "\x00done"
+PASS = "\x00pass"
+SUSPEND = 1
+
+
+def start_choice(S: State, th, fr, who, candidates: list, mode: str, low: int, high: int,
+                 optional: bool, slot: str, prompt: str | None, pos) -> int | None:
+    if who is None:
+        raise RuleRuntimeError("a choice has no player to decide (`by` gave none)")
+    n = len(candidates)
+    if mode == "one":
+        if n == 0:
+            if optional:
+                fr.L[slot] = None
+                return None
+            raise RuleRuntimeError(f'nothing to choose from for "{slot}" (add `optional`, or check first)')
+        kind = "choose"
+    else:
+        if high is None or high > n:
+            high = n if mode != "exact" else high
+        if n < low and not optional:
+            raise RuleRuntimeError(f'"{slot}" must choose {low} but only {n} option'
+                                   f"{'s are' if n != 1 else ' is'} available")
+        if high <= 0 or n == 0:
+            fr.L[slot] = []
+            return None
+        kind = "choose_many"
+    pend = Pending(PLAYERS[int(who)], kind, prompt, candidates, low, high, optional, slot,
+                   th.player is not None, pos)
+    build_options(S, pend)
+    th.pending = pend
+    return SUSPEND
+
+
+def start_perform(S: State, th, fr, who, legal: list, optional: bool, slot: str,
+                  prompt: str | None, pos) -> int | None:
+    if not legal:
+        if optional:
+            fr.L[slot] = None
+            return None
+        raise RuleRuntimeError("no action is possible here (add `optional`, or check first)")
+    pend = Pending(PLAYERS[int(who)], "perform", prompt, [a.name for a in legal], 1, 1, optional,
+                   slot, th.player is not None, pos)
+    pend.options = [a.name for a in legal]
+    pend.labels = [a.label or a.name for a in legal]
+    if optional:
+        pend.options.append(PASS)
+        pend.labels.append("pass")
+    th.pending = pend
+    return SUSPEND
+
+
+def _piece_key(S: State, p: Piece, viewer: Any) -> tuple:
+    """Pieces with the same key are interchangeable for this viewer."""
+    zone = S.loc[p]
+    static = S.lay.static[p]
+    if not S.sees(viewer, p):
+        comp = S.game.components[static["kind"]]
+        return ("h", zone, static["kind"], tuple(static.get(a) for a in comp.public), S.face_up(p))
+    if S.lay.zones[zone].ordered:
+        return ("p", int(p))
+    dyn = tuple(values.get(p) for values in S.dyn.values())
+    return ("v", zone, static["kind"], static["name"], static.get("owner"), S.face_up(p), dyn,
+            S.seen.get(p))
+
+
+def build_options(S: State, pend: Pending) -> None:
+    viewer = pend.player
+    candidates = pend.candidates
+    zones_seen = {S.loc[c] for c in candidates if type(c) is Piece}
+    many_zones = len(zones_seen) > 1
+    options, labels, keys = [], [], set()
+    for v in candidates:
+        if type(v) is Piece:
+            key = _piece_key(S, v, viewer)
+            if key in keys:
+                continue
+            keys.add(key)
+            text = piece_label(S, v, viewer)
+            if many_zones or key[0] == "h":
+                text += f" ({zone_label(S, S.loc[v])})"
+        else:
+            key = ("x", _hashable(v))
+            if key in keys:
+                continue
+            keys.add(key)
+            text = label(S, v, viewer)
+        options.append(v)
+        labels.append(text)
+    if pend.kind == "choose_many" and (len(pend.picked) >= pend.low or pend.optional):
+        options.append(DONE)
+        labels.append("done")
+    elif pend.kind == "choose" and pend.optional:
+        options.append(PASS)
+        labels.append("pass")
+    pend.options, pend.labels = options, labels
+
+
+def _hashable(v: Any) -> Any:
+    if isinstance(v, list):
+        return tuple(_hashable(x) for x in v)
+    if isinstance(v, dict):
+        return tuple(sorted((k, _hashable(x)) for k, x in v.items()))
+    return v
+
+
+def pending_for(S: State, player: int):
+    for th in S.threads:
+        if th.status == "choose" and th.pending.player == player:
+            return th
+    return None
+
+
+def current_players(S: State) -> list:
+    """Players who must decide now (several at once inside a simultaneous block)."""
+    if S.over:
+        return []
+    return sorted({int(th.pending.player) for th in S.threads if th.status == "choose"})
+
+
+def options_of(S: State, player: int) -> list[str]:
+    th = pending_for(S, player)
+    return list(th.pending.labels) if th else []
+
+
+def apply_decision(S: State, player: int, index: int) -> None:
+    """Apply option `index` of `player`'s pending decision; illegal input changes nothing."""
+    from .vm import run  # late import: vm imports the compiler's instruction signals
+
+    if S.over:
+        raise IllegalDecision("the game is over")
+    th = pending_for(S, player)
+    if th is None:
+        waiting = ", ".join(player_label(p) for p in current_players(S)) or "nobody"
+        raise IllegalDecision(f"{player_label(player)} has no decision to make (waiting for {waiting})")
+    pend = th.pending
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(pend.options):
+        raise IllegalDecision(f"option {index!r} is not one of the {len(pend.options)} options of "
+                              f"{player_label(player)}")
+    value = pend.options[index]
+    S.history.append([int(player), index])
+    S.decisions += 1
+    if S.logging:
+        S.log.append(decision_entry(S, pend, value, index))
+    fr = th.frames[-1]
+    if pend.kind == "choose_many" and value not in (DONE, PASS):
+        pend = pend.copy()
+        th.pending = pend
+        pend.picked.append(value)
+        rest = list(pend.candidates)
+        rest.remove(value)
+        pend.candidates = rest
+        if len(pend.picked) < pend.high and rest:
+            build_options(S, pend)
+            return
+        value = DONE
+    if pend.kind == "choose_many":
+        fr.L[pend.var] = list(pend.picked)
+    else:
+        fr.L[pend.var] = None if value == PASS else value
+    th.pending = None
+    th.status = "run"
+    run(S)
+
+
+def refresh_pending(S: State) -> None:
+    """Ask every pending decision again (after a scenario rearranged the table)."""
+    from .vm import run
+
+    for th in S.threads:
+        if th.status == "choose":
+            th.frames[-1].pc -= 1  # back onto the choose/perform instruction
+            th.pending = None
+            th.status = "run"
+    run(S)

@@ -1,0 +1,156 @@
+"""The entry point for programs: load a rule file, start games, restore saved ones.
+
+    from interpreter import Game
+    game = Game.load("rules/dogs_day/game.yaml")
+    state = game.new_game(players=4, seed=1)
+    while not state.is_terminal():
+        p = state.current_players()[0]
+        state.apply(p, 0)
+    print(state.returns(), state.winners())
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterable
+
+from .errors import InputError, suggest
+from .layout import get_layout
+from .loader import load_game
+from .model import GameDef
+from .state import Frame, State
+from .vm import new_thread, run
+
+
+class Game:
+    """A checked, compiled rule file (plus variants)."""
+
+    def __init__(self, definition: GameDef):
+        self.d = definition
+
+    @classmethod
+    def load(cls, path: str | Path, variants: Iterable[str | Path] = ()) -> "Game":
+        return cls(load_game(path, variants))
+
+    @property
+    def id(self) -> str:
+        return self.d.id
+
+    @property
+    def name(self) -> str:
+        return self.d.name
+
+    @property
+    def player_range(self) -> tuple[int, int]:
+        return self.d.min_players, self.d.max_players
+
+    @property
+    def default_players(self) -> int:
+        players = self.d.metadata.get("players") or {}
+        return int(players.get("default", self.d.min_players))
+
+    # ------------------------------------------------------------------ options
+    def resolve_options(self, given: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Defaults plus `given` (strings from a command line are converted); checked."""
+        out = {oid: o.default for oid, o in self.d.options.items()}
+        for key, value in (given or {}).items():
+            spec = self.d.options.get(key)
+            if spec is None:
+                raise InputError(f'unknown option "{key}"{suggest(key, self.d.options)}; '
+                                 f"options: {', '.join(self.d.options) or 'none'}")
+            out[key] = _convert(spec, value)
+        return out
+
+    def option_combinations(self) -> list[dict[str, Any]]:
+        """Every combination of bool and choice options (int options at their default)."""
+        combos: list[dict[str, Any]] = [{}]
+        for oid, spec in self.d.options.items():
+            values = [False, True] if spec.type == "bool" else (spec.values if spec.type == "choice" else [spec.default])
+            combos = [dict(c, **{oid: v}) for c in combos for v in values]
+        return combos
+
+    def check_setup(self, players: int, options: dict[str, Any]) -> list[str]:
+        """Problems with this player count and these options (empty if fine)."""
+        lo, hi = self.player_range
+        if not lo <= players <= hi:
+            return [f"{self.d.name} is for {lo}–{hi} players, not {players}"]
+        from .layout import StaticContext
+        ctx = StaticContext(self.d, players, options)
+        problems = []
+        for check in self.d.constraints:
+            try:
+                ok = check.expr(ctx, {})
+            except Exception as exc:  # noqa: BLE001 - reported as a rule problem
+                problems.append(f"{check.pos}: constraint {check.id} could not be evaluated: {exc}")
+                continue
+            if not ok:
+                problems.append(check.message or f"constraint {check.id} is not met")
+        return problems
+
+    # ------------------------------------------------------------------ games
+    def new_game(self, players: int | None = None, options: dict[str, Any] | None = None,
+                 seed: int = 0) -> State:
+        """Set up a new game and run it to the first decision."""
+        n = self.default_players if players is None else int(players)
+        opts = self.resolve_options(options)
+        problems = self.check_setup(n, opts)
+        if problems:
+            raise InputError("; ".join(problems))
+        layout = get_layout(self.d, n, opts)
+        S = State(self.d, layout, opts, seed)
+        _initialise_slots(S)
+        new_thread(S, [Frame(self.d.procs["main"], 0, {})])
+        run(S)
+        return S
+
+    def restore(self, data: dict) -> State:
+        """A state from State.to_json() data (checked against these rules)."""
+        if data.get("game") != self.d.id:
+            raise InputError(f"this save is of game {data.get('game')!r}, not {self.d.id!r}")
+        if data.get("rules_hash") != self.d.rules_hash:
+            raise InputError("this save was made with different rule files "
+                             f"(hash {data.get('rules_hash')}, now {self.d.rules_hash})")
+        opts = self.resolve_options(data.get("options"))
+        layout = get_layout(self.d, int(data["players"]), opts)
+        try:
+            return State.from_json(self.d, layout, data)
+        except (KeyError, ValueError, TypeError, IndexError) as exc:
+            raise InputError(f"corrupt save: {exc}") from None
+
+
+def _initialise_slots(S: State) -> None:
+    for key, info in S.lay.counters.items():
+        fam = S.game.counters[info.family]
+        S.set_counter(key, int(fam.initial(S, {"index": _index(info)})))
+    for key, info in S.lay.variables.items():
+        fam = S.game.variables[info.family]
+        if fam.initial is not None:
+            S.vars[key] = fam.initial(S, {"index": _index(info)})
+
+
+def _index(info: Any) -> Any:
+    return info.index[0] if len(info.index) == 1 else list(info.index)
+
+
+def _convert(spec: Any, value: Any) -> Any:
+    if spec.type == "bool":
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("true", "yes", "1", "on"):
+            return True
+        if text in ("false", "no", "0", "off"):
+            return False
+        raise InputError(f'option "{spec.id}" is true or false, not {value!r}')
+    if spec.type == "int":
+        try:
+            number = int(value)
+        except (TypeError, ValueError):
+            raise InputError(f'option "{spec.id}" is a whole number, not {value!r}') from None
+        if (spec.low is not None and number < spec.low) or (spec.high is not None and number > spec.high):
+            raise InputError(f'option "{spec.id}" must be between {spec.low} and {spec.high}, not {number}')
+        return number
+    for allowed in spec.values or []:
+        if str(allowed) == str(value):
+            return allowed
+    raise InputError(f'option "{spec.id}" is one of {", ".join(map(str, spec.values or []))}, not {value!r}'
+                     f"{suggest(str(value), map(str, spec.values or []))}")

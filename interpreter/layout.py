@@ -1,0 +1,211 @@
+"""A game's concrete shape for one player count and one set of options.
+
+Which pieces exist (counts and `when` may depend on options), their static attributes and
+starting zones, and the keys of every zone, counter and variable. Layouts are immutable and
+shared by every state of that configuration; GameDef caches them.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import RuleRuntimeError
+from .model import ComponentDef, Dim, GameDef, StateFamily, ZoneFamily
+from .values import PLAYERS, Piece, ZoneRef, freeze
+
+BOX = ZoneRef("box")  # where pieces not otherwise placed wait; nobody sees inside
+
+
+@dataclass
+class ZoneInfo:
+    key: ZoneRef
+    family: str
+    index: tuple
+    owner: Any
+    ordered: bool
+    vis_up: str
+    vis_down: str
+    custom: Any
+    face: Any
+    grid: Any
+    label: str
+
+
+@dataclass
+class SlotInfo:
+    """A counter or variable instance."""
+
+    key: str
+    family: str
+    index: tuple
+    owner: Any
+    low: Any = None
+    high: Any = None
+    visibility: str = "public"
+
+
+class StaticContext:
+    """What an expression evaluated before a game exists can see: player count and options."""
+
+    def __init__(self, game: GameDef, n: int, options: dict):
+        self.game = game
+        self.n = n
+        self.options = options
+        self.players = PLAYERS[:n]
+        self.vars = {"round": 0, "phase": None}
+
+
+@dataclass
+class Layout:
+    n: int
+    options: dict
+    pieces: list = field(default_factory=list)  # Piece objects, index = id
+    static: list = field(default_factory=list)  # per piece: dict of static attributes
+    component: list = field(default_factory=list)  # per piece: component id
+    face_up: list = field(default_factory=list)  # per piece: initial face
+    start: list = field(default_factory=list)  # per piece: initial zone key
+    by_component: dict = field(default_factory=dict)
+    zones: dict = field(default_factory=dict)  # key -> ZoneInfo
+    zone_index: dict = field(default_factory=dict)  # family -> {index: key}
+    family_zones: dict = field(default_factory=dict)  # family -> [keys]
+    counters: dict = field(default_factory=dict)  # key -> SlotInfo
+    counter_index: dict = field(default_factory=dict)
+    variables: dict = field(default_factory=dict)
+    variable_index: dict = field(default_factory=dict)
+
+
+def get_layout(game: GameDef, n: int, options: dict) -> Layout:
+    cache_key = (n, tuple(sorted(options.items())))
+    layout = game.layouts.get(cache_key)
+    if layout is None:
+        layout = _build(game, n, options)
+        game.layouts[cache_key] = layout
+    return layout
+
+
+def _build(game: GameDef, n: int, options: dict) -> Layout:
+    ctx = StaticContext(game, n, options)
+    lay = Layout(n=n, options=dict(options))
+    lay.zones[BOX] = ZoneInfo(BOX, "box", (), None, False, "none", "none", None, None, None, "box")
+    lay.zone_index["box"] = {(): BOX}
+    lay.family_zones["box"] = [BOX]
+    for fam in game.zones.values():
+        _zone_family(game, ctx, lay, fam)
+    for fam in game.counters.values():
+        _slots(game, ctx, fam, lay.counters, lay.counter_index)
+    for fam in game.variables.values():
+        _slots(game, ctx, fam, lay.variables, lay.variable_index)
+    for comp in game.components.values():
+        _pieces(game, ctx, lay, comp)
+    return lay
+
+
+def dim_values(game: GameDef, ctx: Any, dim: Dim) -> list:
+    if dim.kind == "player":
+        return list(PLAYERS[:ctx.n])
+    if dim.kind == "range":
+        return list(range(_eval(dim.count, ctx, "range")))
+    if dim.kind == "board":
+        return list(game.boards[dim.board].nodes)
+    return list(freeze(dim.values))
+
+
+def _index_tuples(game: GameDef, ctx: Any, dims: list) -> list:
+    return list(itertools.product(*(dim_values(game, ctx, d) for d in dims)))
+
+
+def _key(name: str, index: tuple) -> str:
+    if not index:
+        return name
+    return name + ":" + ":".join(str(int(i)) if isinstance(i, int) else str(i) for i in index)
+
+
+def _owner_of(dims: list, index: tuple) -> Any:
+    for dim, value in zip(dims, index):
+        if dim.kind == "player":
+            return value
+    return None
+
+
+def _zone_family(game: GameDef, ctx: Any, lay: Layout, fam: ZoneFamily) -> None:
+    table: dict = {}
+    keys = []
+    for index in _index_tuples(game, ctx, fam.dims):
+        key = ZoneRef(_key(fam.name, index))
+        owner = _owner_of(fam.dims, index)
+        if fam.owner is not None:
+            owner = fam.owner(ctx, {"index": index[0] if len(index) == 1 else index})
+        lay.zones[key] = ZoneInfo(key, fam.name, index, owner, fam.ordered, fam.vis_up,
+                                  fam.vis_down, fam.custom, fam.face, fam.grid,
+                                  _zone_label(fam, index))
+        table[index[0] if len(index) == 1 else index] = key
+        keys.append(key)
+    lay.zone_index[fam.name] = table
+    lay.family_zones[fam.name] = keys
+
+
+def _zone_label(fam: ZoneFamily, index: tuple) -> str:
+    base = fam.label or fam.name.replace("_", " ")
+    if not index:
+        return base
+    return f"{base} [{', '.join(str(i) for i in index)}]"
+
+
+def _slots(game: GameDef, ctx: Any, fam: StateFamily, out: dict, index_out: dict) -> None:
+    table: dict = {}
+    for index in _index_tuples(game, ctx, fam.dims):
+        key = _key(fam.name, index)
+        out[key] = SlotInfo(key, fam.name, index, _owner_of(fam.dims, index), fam.low, fam.high,
+                            fam.visibility)
+        table[index[0] if len(index) == 1 else index] = key
+    index_out[fam.name] = table
+
+
+def _eval(closure: Any, ctx: Any, what: str, locals_: dict | None = None) -> Any:
+    try:
+        return closure(ctx, locals_ if locals_ is not None else {})
+    except Exception as exc:  # the expression used something that does not exist yet
+        pos = getattr(closure, "pos", None)
+        raise RuleRuntimeError(f"cannot evaluate {what} before the game starts: {exc}",
+                               pos or game_pos(), "E301") from None
+
+
+def game_pos():
+    from .errors import UNKNOWN
+    return UNKNOWN
+
+
+def _pieces(game: GameDef, ctx: Any, lay: Layout, comp: ComponentDef) -> None:
+    owners = list(PLAYERS[:ctx.n]) if comp.per_player else [None]
+    made = lay.by_component.setdefault(comp.id, [])
+    for owner in owners:
+        for item in comp.items:
+            local = {"owner": owner}
+            if item.when is not None and not _eval(item.when, ctx, f"when of {item.id}", local):
+                continue
+            count = 1 if item.count is None else _eval(item.count, ctx, f"count of {item.id}", local)
+            for _ in range(int(count)):
+                pid = len(lay.pieces)
+                piece = Piece(pid)
+                attrs = dict(item.attrs)
+                attrs.update(name=item.id, kind=comp.id, label=item.label, owner=owner)
+                lay.pieces.append(piece)
+                lay.static.append(attrs)
+                lay.component.append(comp.id)
+                lay.face_up.append(comp.face_up)
+                lay.start.append(_start_zone(lay, comp, owner))
+                made.append(piece)
+
+
+def _start_zone(lay: Layout, comp: ComponentDef, owner: Any) -> ZoneRef:
+    if not comp.start:
+        return BOX
+    table = lay.zone_index[comp.start]
+    if () in table:
+        return table[()]
+    if owner is not None and owner in table:
+        return table[owner]
+    raise RuleRuntimeError(
+        f'component "{comp.id}" starts in "{comp.start}", which is not a single zone '
+        "(a per-player zone family needs a per_player component)", comp.pos, "E302")

@@ -1,0 +1,70 @@
+"""The game log, with per-player redaction.
+
+A log entry is `[round, parts]`; each part is a string everybody may read, or
+`[full text, text for others, [players who may read the full text]]`. What a player may see is
+fixed when the line is written, so later moves never change old lines.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .labels import label, piece_label, player_label
+from .values import Piece
+
+
+def _parts(S: Any, value: Any) -> list:
+    """A value as log parts (pieces keep who could see them when the line was written)."""
+    if type(value) is Piece:
+        full = piece_label(S, value)
+        seers = [int(p) for p in S.players if S.sees(p, value)]
+        if len(seers) == S.n:
+            return [full]
+        return [[full, piece_label(S, value, viewer=-1), seers]]
+    if isinstance(value, list) and any(type(v) is Piece for v in value):
+        out: list = []
+        for i, v in enumerate(value):
+            if i:
+                out.append(", ")
+            out.extend(_parts(S, v))
+        return out
+    return [label(S, value)]
+
+
+def log_entry(S: Any, values: list, th: Any = None) -> list:
+    parts: list = []
+    for v in values:
+        if type(v) is str:
+            parts.append(v)
+        else:
+            parts.extend(_parts(S, v))
+    return [S.vars.get("round", 0), parts]
+
+
+def decision_entry(S: Any, pend: Any, value: Any, index: int) -> list:
+    who = player_label(pend.player)
+    text = pend.labels[index]
+    if pend.secret:
+        part: Any = [text, "(secret)", [int(pend.player)]]
+    elif type(value) is Piece and not all(S.sees(p, value) for p in S.players):
+        seers = [int(p) for p in S.players if S.sees(p, value)]
+        part = [text, piece_label(S, value, viewer=-1), seers]
+    else:
+        part = text
+    return [S.vars.get("round", 0), [who, " chooses ", part]]
+
+
+def render(entry: list, viewer: Any = None) -> str:
+    """One log line as `viewer` may read it (None: everything)."""
+    out = []
+    for p in entry[1]:
+        if isinstance(p, str):
+            out.append(p)
+        elif viewer is None or int(viewer) in p[2]:
+            out.append(p[0])
+        else:
+            out.append(p[1])
+    return "".join(out)
+
+
+def log_for(S: Any, viewer: Any = None) -> list[str]:
+    return [render(e, viewer) for e in S.log]

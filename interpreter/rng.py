@@ -1,0 +1,54 @@
+"""The seeded random generator that lives inside the game state.
+
+PCG32 (O'Neill 2014): a 64-bit state, so copying, saving and hashing the generator is copying
+one integer. Python's own Random keeps 625 words of state, too heavy to clone at every step.
+"""
+from __future__ import annotations
+
+_MULT = 6364136223846793005
+_INC = 1442695040888963407
+_MASK64 = (1 << 64) - 1
+_MASK32 = (1 << 32) - 1
+
+
+class Rng:
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int = 0):
+        self.state = 0
+        self.next32()
+        self.state = (self.state + (int(seed) & _MASK64)) & _MASK64
+        self.next32()
+
+    def copy(self) -> "Rng":
+        r = Rng.__new__(Rng)
+        r.state = self.state
+        return r
+
+    def next32(self) -> int:
+        old = self.state
+        self.state = (old * _MULT + _INC) & _MASK64
+        xorshifted = (((old >> 18) ^ old) >> 27) & _MASK32
+        rot = old >> 59
+        return ((xorshifted >> rot) | (xorshifted << ((-rot) & 31))) & _MASK32
+
+    def below(self, n: int) -> int:
+        """Uniform integer in [0, n), without modulo bias."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        if n == 1:
+            return 0
+        threshold = ((1 << 32) - n) % n
+        while True:
+            r = self.next32()
+            if r >= threshold:
+                return r % n
+
+    def shuffle(self, items: list) -> None:
+        """Fisher–Yates, in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def choice(self, items: list):
+        return items[self.below(len(items))]

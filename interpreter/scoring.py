@@ -1,0 +1,43 @@
+"""Final scores and winners, from the rule file's `scoring` section."""
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import RuleRuntimeError
+
+
+def _number(v: Any) -> Any:
+    if isinstance(v, bool):
+        return int(v)
+    if v is None:
+        return 0
+    return v
+
+
+def compute_result(S: Any) -> dict:
+    sc = S.game.scoring
+    scores = []
+    keys = []
+    for p in S.players:
+        L = {"player": p}
+        score = _number(sc.score(S, L)) if sc.score is not None else 0
+        tie = [_number(t(S, {"player": p})) for t in sc.tiebreak]
+        scores.append(score)
+        keys.append(tuple([score] + tie))
+    if sc.winners is not None:
+        chosen = sc.winners(S, {})
+        if chosen is None:
+            chosen = []
+        if isinstance(chosen, int):
+            chosen = [chosen]
+        winners = sorted({int(p) for p in chosen})
+    else:
+        if sc.lowest_wins:
+            best = min(keys)
+        else:
+            best = max(keys)
+        winners = [i for i, k in enumerate(keys) if k == best]
+    for s in scores:
+        if not isinstance(s, (int, float)):
+            raise RuleRuntimeError(f"a score must be a number, got {s!r}")
+    return {"scores": scores, "winners": winners, "reason": S.vars.get("end_reason")}

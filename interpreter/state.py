@@ -1,0 +1,419 @@
+"""The one shared state model: plain data, cheap to clone, serialisable, hashable.
+
+A state holds where every piece is (zones, ordered lists of pieces), piece faces and changeable
+attributes, counters and variables, the seeded RNG, the running threads of rule code (with their
+pending decisions) and the log. Everything else (the compiled rules, the layout) is shared and
+immutable.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Iterable
+
+from .errors import RuleRuntimeError
+from .layout import Layout
+from .model import GameDef
+from .rng import Rng
+from .values import PLAYERS, Piece, ZoneRef, decode, encode
+
+VISIBLE_TO_ALL = "all"
+
+
+class Frame:
+    """One activation of a compiled procedure: which instruction is next, and its locals."""
+
+    __slots__ = ("proc", "pc", "L", "ret")
+
+    def __init__(self, proc, pc: int, L: dict, ret: str | None = None):
+        self.proc = proc
+        self.pc = pc
+        self.L = L
+        self.ret = ret
+
+    def copy(self) -> "Frame":
+        return Frame(self.proc, self.pc, self.L.copy(), self.ret)
+
+
+class Pending:
+    """A decision waiting for one player: the legal options and how to read the answer."""
+
+    __slots__ = ("player", "kind", "prompt", "candidates", "options", "labels", "low", "high",
+                 "picked", "optional", "var", "secret", "pos")
+
+    def __init__(self, player, kind, prompt, candidates, low, high, optional, var, secret, pos):
+        self.player = player
+        self.kind = kind  # choose | perform
+        self.prompt = prompt
+        self.candidates = candidates  # remaining values to choose from
+        self.options: list = []  # one value per option (a representative for a group)
+        self.labels: list = []
+        self.low = low
+        self.high = high
+        self.picked: list = []
+        self.optional = optional
+        self.var = var
+        self.secret = secret  # made inside a simultaneous block
+        self.pos = pos
+
+    def copy(self) -> "Pending":
+        p = Pending(self.player, self.kind, self.prompt, self.candidates, self.low, self.high,
+                    self.optional, self.var, self.secret, self.pos)
+        p.options, p.labels, p.picked = self.options, self.labels, list(self.picked)
+        return p
+
+
+class Thread:
+    """A line of rule execution. Simultaneous blocks run one child thread per player."""
+
+    __slots__ = ("tid", "frames", "status", "pending", "player", "parent", "waiting")
+
+    def __init__(self, tid: int, frames: list, player=None, parent: int | None = None):
+        self.tid = tid
+        self.frames = frames
+        self.status = "run"  # run | choose | wait | done
+        self.pending: Pending | None = None
+        self.player = player
+        self.parent = parent
+        self.waiting = 0
+
+    def copy(self) -> "Thread":
+        t = Thread(self.tid, [f.copy() for f in self.frames], self.player, self.parent)
+        t.status, t.waiting = self.status, self.waiting
+        t.pending = self.pending.copy() if self.pending else None
+        return t
+
+
+class State:
+    """A game in progress (or over). Create with Game.new_game()."""
+
+    __slots__ = ("game", "lay", "n", "options", "seed", "rng", "zones", "loc", "face", "dyn",
+                 "seen", "grid", "counters", "vars", "threads", "next_tid", "log", "history",
+                 "over", "result", "players", "logging", "decisions")
+
+    def __init__(self, game: GameDef, lay: Layout, options: dict, seed: int):
+        self.game = game
+        self.lay = lay
+        self.n = lay.n
+        self.options = options
+        self.seed = seed
+        self.rng = Rng(seed)
+        self.players = PLAYERS[:lay.n]
+        self.zones: dict[str, list] = {key: [] for key in lay.zones}
+        self.loc: list = list(lay.start)
+        for piece, key in zip(lay.pieces, lay.start):
+            self.zones[key].append(piece)
+        self.face: dict = {}  # piece -> bool, only where different from the layout's default
+        self.dyn: dict = {name: {} for name in game.mutable_attrs}
+        self.seen: dict = {}  # piece -> tuple of players who may see it while face down
+        self.grid: dict = {}  # zone -> {cell: (piece, part)}
+        self.counters: dict = {}
+        self.vars: dict = {"round": 0, "phase": None}
+        self.threads: list[Thread] = []
+        self.next_tid = 0
+        self.log: list = []
+        self.history: list = []  # [player, option index] per decision
+        self.over = False
+        self.result: dict | None = None
+        self.logging = True
+        self.decisions = 0
+
+    # ------------------------------------------------------------------ copying
+    def clone(self) -> "State":
+        s = State.__new__(State)
+        s.game, s.lay, s.n, s.options, s.seed = self.game, self.lay, self.n, self.options, self.seed
+        s.rng = self.rng.copy()
+        s.players = self.players
+        s.zones = {k: v[:] for k, v in self.zones.items()}
+        s.loc = self.loc[:]
+        s.face = self.face.copy()
+        s.dyn = {k: v.copy() for k, v in self.dyn.items()}
+        s.seen = self.seen.copy()
+        s.grid = {k: v.copy() for k, v in self.grid.items()}
+        s.counters = self.counters.copy()
+        s.vars = self.vars.copy()
+        s.threads = [t.copy() for t in self.threads]
+        s.next_tid = self.next_tid
+        s.log = self.log[:]
+        s.history = self.history[:]
+        s.over = self.over
+        s.result = self.result
+        s.logging = self.logging
+        s.decisions = self.decisions
+        return s
+
+    # ------------------------------------------------------------------ pieces
+    def zone(self, key: ZoneRef) -> list:
+        return self.zones[key]
+
+    def face_up(self, piece: int) -> bool:
+        f = self.face.get(piece)
+        return self.lay.face_up[piece] if f is None else f
+
+    def set_face(self, piece: int, up: bool) -> None:
+        if up == self.lay.face_up[piece]:
+            self.face.pop(piece, None)
+        else:
+            self.face[piece] = up
+        self.seen.pop(piece, None)
+
+    def move(self, pieces: Iterable, dest: ZoneRef, place: str | None = None,
+             at: Any = None, face: bool | None = None) -> None:
+        info = self.lay.zones.get(dest)
+        if info is None:
+            raise RuleRuntimeError(f"no zone {dest!r}")
+        target = self.zones[dest]
+        forced = face if face is not None else info.face
+        pieces = list(pieces)
+        for offset, piece in enumerate(pieces):
+            self._lift(piece)
+            if info.grid is not None:
+                if at is None:
+                    raise RuleRuntimeError(f"moving into grid zone {dest} needs `at (x, y)`")
+                self._place_on_grid(dest, piece, tuple(at))
+                target.append(piece)
+            elif place == "top":
+                target.insert(offset, piece)
+            else:
+                target.append(piece)
+            self.loc[piece] = dest
+            self.seen.pop(piece, None)
+            if forced is not None:
+                self.set_face(piece, forced)
+
+    def _lift(self, piece: int) -> None:
+        src = self.loc[piece]
+        self.zones[src].remove(piece)
+        cells = self.grid.get(src)
+        if cells is not None:
+            for cell in [c for c, (p, _) in cells.items() if p == piece]:
+                del cells[cell]
+            pos = self.dyn.get("pos")
+            if pos is not None:
+                pos.pop(piece, None)
+
+    def shape_of(self, piece: int) -> list:
+        shape = self.lay.static[piece].get("shape")
+        return [tuple(c) for c in shape] if shape else [(0, 0)]
+
+    def _place_on_grid(self, dest: ZoneRef, piece: int, at: tuple) -> None:
+        cells = self.grid.setdefault(dest, {})
+        covered = [(at[0] + dx, at[1] + dy) for dx, dy in self.shape_of(piece)]
+        for cell in covered:
+            if cell in cells:
+                raise RuleRuntimeError(f"cell {cell} of {dest} is already occupied")
+        for part, cell in enumerate(covered):
+            cells[cell] = (piece, part)
+        self.dyn.setdefault("pos", {})[piece] = at
+
+    def shuffle(self, key: ZoneRef) -> None:
+        zone = self.zones[key]
+        self.rng.shuffle(zone)
+        for piece in zone:
+            self.seen.pop(piece, None)
+
+    # ------------------------------------------------------------------ visibility
+    def sees(self, viewer: Any, piece: int) -> bool:
+        """Can `viewer` (a player, or None for the omniscient view) see this piece's face?"""
+        if viewer is None:
+            return True
+        info = self.lay.zones[self.loc[piece]]
+        if info.custom is not None:
+            return bool(info.custom(self, {"viewer": viewer, "piece": self.lay.pieces[piece]}))
+        rule = info.vis_up if self.face_up(piece) else info.vis_down
+        if rule == VISIBLE_TO_ALL:
+            return True
+        if rule == "owner" and info.owner is not None and info.owner == viewer:
+            return True
+        seen = self.seen.get(piece)
+        return seen is not None and viewer in seen
+
+    def reveal_to(self, piece: int, players: Iterable) -> None:
+        self.seen[piece] = tuple(sorted(set(self.seen.get(piece, ())) | {int(p) for p in players}))
+
+    # ------------------------------------------------------------------ counters
+    def set_counter(self, key: str, value: Any) -> None:
+        info = self.lay.counters[key]
+        if info.low is not None and value < info.low:
+            value = info.low
+        if info.high is not None and value > info.high:
+            value = info.high
+        self.counters[key] = value
+
+    # ------------------------------------------------------------------ plain data
+    def to_json(self) -> dict:
+        """The whole state as JSON data (pending decisions included)."""
+        return {
+            "game": self.game.id,
+            "rules_hash": self.game.rules_hash,
+            "players": self.n,
+            "options": self.options,
+            "seed": self.seed,
+            "rng": self.rng.state,
+            "zones": {k: [int(p) for p in v] for k, v in self.zones.items() if v},
+            "face": {str(int(p)): v for p, v in sorted(self.face.items())},
+            "dyn": {name: [[int(p), encode(v)] for p, v in sorted(values.items())]
+                    for name, values in sorted(self.dyn.items()) if values},
+            "seen": {str(int(p)): list(v) for p, v in sorted(self.seen.items())},
+            "counters": dict(sorted(self.counters.items())),
+            "vars": {k: encode(v) for k, v in sorted(self.vars.items())},
+            "threads": [_thread_json(t) for t in self.threads],
+            "next_tid": self.next_tid,
+            "log": self.log,
+            "history": self.history,
+            "over": self.over,
+            "result": self.result,
+            "decisions": self.decisions,
+        }
+
+    @classmethod
+    def from_json(cls, game: GameDef, lay: Layout, data: dict) -> "State":
+        s = cls(game, lay, dict(data["options"]), data["seed"])
+        pieces = lay.pieces
+        s.rng = Rng(0)
+        s.rng.state = data["rng"]
+        s.zones = {key: [] for key in lay.zones}
+        for key, ids in data["zones"].items():
+            if key not in s.zones:
+                raise ValueError(f"unknown zone {key}")
+            s.zones[ZoneRef(key)] = [pieces[i] for i in ids]
+        s.loc = [None] * len(pieces)
+        for key, zone in s.zones.items():
+            for p in zone:
+                s.loc[p] = ZoneRef(key)
+        if any(z is None for z in s.loc):
+            raise ValueError("some pieces are in no zone")
+        s.face = {pieces[int(p)]: v for p, v in data["face"].items()}
+        for name, items in data["dyn"].items():
+            s.dyn.setdefault(name, {}).update({pieces[p]: decode(v, pieces) for p, v in items})
+        s.seen = {pieces[int(p)]: tuple(v) for p, v in data["seen"].items()}
+        s.grid = {}
+        for piece, at in s.dyn.get("pos", {}).items():
+            key = s.loc[piece]
+            cells = s.grid.setdefault(key, {})
+            for part, (dx, dy) in enumerate(s.shape_of(piece)):
+                cells[(at[0] + dx, at[1] + dy)] = (piece, part)
+        s.counters = dict(data["counters"])
+        s.vars = {k: decode(v, pieces) for k, v in data["vars"].items()}
+        s.threads = [_thread_from_json(game, t, pieces) for t in data["threads"]]
+        s.next_tid = data["next_tid"]
+        s.log = [_tuplify(e) for e in data["log"]]
+        s.history = [list(h) for h in data["history"]]
+        s.over = data["over"]
+        s.result = data["result"]
+        s.decisions = data["decisions"]
+        return s
+
+    def hash(self) -> str:
+        """A digest of everything that matters for the rest of the game (and the log)."""
+        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"), default=str)
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _tuplify(entry: Any) -> Any:
+    return entry
+
+
+def _thread_json(t: Thread) -> dict:
+    data = {
+        "tid": t.tid, "status": t.status, "player": None if t.player is None else int(t.player),
+        "parent": t.parent, "waiting": t.waiting,
+        "frames": [{"proc": f.proc.name, "pc": f.pc, "ret": f.ret,
+                    "L": {k: encode(v) for k, v in f.L.items()}} for f in t.frames],
+    }
+    if t.pending is not None:
+        p = t.pending
+        data["pending"] = {
+            "player": int(p.player), "kind": p.kind, "prompt": p.prompt,
+            "candidates": encode(list(p.candidates)), "options": encode(list(p.options)),
+            "labels": list(p.labels), "low": p.low, "high": p.high,
+            "picked": encode(list(p.picked)), "optional": p.optional, "var": p.var,
+            "secret": p.secret,
+        }
+    return data
+
+
+def _thread_from_json(game: GameDef, data: dict, pieces: list) -> Thread:
+    frames = []
+    for f in data["frames"]:
+        proc = game.procs.get(f["proc"])
+        if proc is None:
+            raise ValueError(f"unknown procedure {f['proc']}")
+        frames.append(Frame(proc, f["pc"], {k: decode(v, pieces) for k, v in f["L"].items()}, f["ret"]))
+    player = None if data["player"] is None else PLAYERS[data["player"]]
+    t = Thread(data["tid"], frames, player, data["parent"])
+    t.status, t.waiting = data["status"], data["waiting"]
+    p = data.get("pending")
+    if p is not None:
+        pend = Pending(PLAYERS[p["player"]], p["kind"], p["prompt"], decode(p["candidates"], pieces),
+                       p["low"], p["high"], p["optional"], p["var"], p["secret"], None)
+        pend.options = decode(p["options"], pieces)
+        pend.labels = list(p["labels"])
+        pend.picked = decode(p["picked"], pieces)
+        t.pending = pend
+    return t
+
+
+# ---------------------------------------------------------------------- forward-model API
+# The decision and view logic lives in its own modules; State exposes it as methods so AI and
+# RL adapters see one small contract (current players, legal actions, apply, terminal, returns,
+# clone, serialise, view). Imported here, after State exists, to avoid an import cycle.
+from . import decisions as _decisions  # noqa: E402
+from . import views as _views  # noqa: E402
+
+
+def _current_players(self) -> list:
+    """Players who must decide now (several during a simultaneous secret choice)."""
+    return _decisions.current_players(self)
+
+
+def _legal_actions(self, player: int) -> list:
+    """Indices of `player`'s legal options (empty if not deciding)."""
+    return list(range(len(_decisions.options_of(self, player))))
+
+
+def _option_labels(self, player: int) -> list:
+    """Labels of `player`'s legal options, as that player sees them."""
+    return _decisions.options_of(self, player)
+
+
+def _apply(self, player: int, action) -> None:
+    """Apply an option (index, or exact label). Illegal input raises and changes nothing."""
+    if isinstance(action, str):
+        labels = _decisions.options_of(self, player)
+        hits = [i for i, text in enumerate(labels) if text == action]
+        if len(hits) != 1:
+            from .errors import IllegalDecision
+            raise IllegalDecision(f"{action!r} matches {len(hits)} options of P{int(player) + 1}: {labels}")
+        action = hits[0]
+    _decisions.apply_decision(self, player, action)
+
+
+def _is_terminal(self) -> bool:
+    return self.over
+
+
+def _returns(self) -> list:
+    """Final scores (zeros while the game runs)."""
+    return list(self.result["scores"]) if self.result else [0] * self.n
+
+
+def _winners(self) -> list:
+    return list(self.result["winners"]) if self.result else []
+
+
+def _prompt(self, player: int):
+    th = _decisions.pending_for(self, player)
+    return th.pending.prompt if th else None
+
+
+State.current_players = _current_players
+State.legal_actions = _legal_actions
+State.option_labels = _option_labels
+State.apply = _apply
+State.is_terminal = _is_terminal
+State.returns = _returns
+State.winners = _winners
+State.prompt = _prompt
+State.view = _views.view
+State.log_lines = _views.log_lines

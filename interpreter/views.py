@@ -1,0 +1,74 @@
+"""What one player may see: zones, counters, variables, their own decision, the log.
+
+Pieces a viewer cannot see are shown without identity (no id, no hidden attributes), so a
+player's view, log and options do not change when only things hidden from them change.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .labels import label, piece_label
+from .logs import render
+from .values import Piece, encode
+
+
+def _piece_view(S: Any, piece: Piece, viewer: Any) -> dict:
+    static = S.lay.static[piece]
+    if viewer is not None and not S.sees(viewer, piece):
+        comp = S.game.components[static["kind"]]
+        out = {"hidden": True, "kind": static["kind"]}
+        for attr in comp.public:
+            if attr in static:
+                out[attr] = encode(static[attr])
+        return out
+    out = {"id": int(piece), "name": static["name"], "kind": static["kind"],
+           "label": piece_label(S, piece)}
+    if not S.face_up(piece):
+        out["face_down"] = True
+    for name, values in S.dyn.items():
+        if piece in values:
+            out[name] = encode(values[piece])
+    return out
+
+
+def _visible_slot(info: Any, viewer: Any) -> bool:
+    if viewer is None or info.visibility == "public":
+        return True
+    return info.visibility == "owner" and info.owner is not None and int(info.owner) == int(viewer)
+
+
+def view(S: Any, viewer: Any = None) -> dict:
+    """The state as `viewer` may see it (None: everything), as JSON-ready data."""
+    zones = {}
+    for key, pieces in S.zones.items():
+        if not pieces or key == "box":
+            continue
+        zones[str(key)] = [_piece_view(S, p, viewer) for p in pieces]
+    counters = {k: v for k, v in S.counters.items() if _visible_slot(S.lay.counters[k], viewer)}
+    variables = {}
+    for k, v in S.vars.items():
+        info = S.lay.variables.get(k)
+        if k.startswith("$") or (info is not None and not _visible_slot(info, viewer)):
+            continue
+        variables[k] = label(S, v, viewer) if _has_piece(v) else encode(v)
+    out = {
+        "game": S.game.id, "players": S.n, "round": S.vars.get("round"), "phase": S.vars.get("phase"),
+        "viewer": None if viewer is None else int(viewer), "zones": zones, "counters": counters,
+        "variables": variables, "waiting_for": S.current_players(), "over": S.over,
+    }
+    if viewer is not None and int(viewer) in out["waiting_for"]:
+        out["decision"] = {"prompt": S.prompt(viewer), "options": S.option_labels(viewer)}
+    if S.result:
+        out["result"] = S.result
+    return out
+
+
+def _has_piece(v: Any) -> bool:
+    if type(v) is Piece:
+        return True
+    return isinstance(v, (list, tuple)) and any(type(x) is Piece for x in v)
+
+
+def log_lines(S: Any, viewer: Any = None) -> list[str]:
+    """The log as `viewer` may read it."""
+    return [render(e, viewer) for e in S.log]

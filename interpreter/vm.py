@@ -1,0 +1,142 @@
+"""The virtual machine that runs compiled rule code.
+
+Compiled procedures are lists of instructions: Python closures `ins(S, th, fr)` that return
+None to go on, or a signal. Because the program counter and the locals live in plain frames
+inside the state, a game can stop at any decision, be saved as JSON, restored, cloned, and go on.
+
+Signals: SUSPEND (a decision is pending on this thread), FRAME (a frame was pushed or popped),
+WAIT (the thread waits for the children of a simultaneous block), END (the game ended).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import Pos, RuleRuntimeError
+from .state import Frame, State, Thread
+
+DONE, SUSPEND, FRAME, WAIT, END = 0, 1, 2, 3, 4
+STEP_BUDGET = 2_000_000  # instructions between two decisions
+MAX_DEPTH = 200  # nested procedure calls
+
+
+def new_thread(S: State, frames: list, player: Any = None, parent: int | None = None) -> Thread:
+    th = Thread(S.next_tid, frames, player, parent)
+    S.next_tid += 1
+    S.threads.append(th)
+    return th
+
+
+def run(S: State) -> None:
+    """Run every runnable thread until all wait for decisions, or the game is over."""
+    while not S.over:
+        th = next((t for t in S.threads if t.status == "run"), None)
+        if th is None:
+            return
+        sig = run_thread(S, th, 0)
+        if sig == SUSPEND:
+            th.status = "choose"
+        elif sig == WAIT:
+            th.status = "wait"
+        elif sig == END:
+            finish_game(S)
+        else:
+            _thread_done(S, th)
+
+
+def _thread_done(S: State, th: Thread) -> None:
+    th.status = "done"
+    S.threads.remove(th)
+    if th.parent is None or th.parent == -1:  # the main flow, or the final scoring block
+        finish_game(S)
+        return
+    parent = next(t for t in S.threads if t.tid == th.parent)
+    parent.waiting -= 1
+    if parent.waiting == 0:
+        parent.status = "run"
+
+
+def finish_game(S: State) -> None:
+    """The flow ended (or end_game ran): run the final scoring block, then score."""
+    S.threads = []
+    final = S.game.scoring.final
+    if final is not None and not S.vars.get("$final"):
+        S.vars["$final"] = True
+        new_thread(S, [Frame(final, 0, {})], parent=-1)
+        return
+    from .scoring import compute_result  # late import: scoring compiles against the VM
+    S.result = compute_result(S)
+    S.over = True
+
+
+def run_thread(S: State, th: Thread, base: int) -> int:
+    """Run `th` until it suspends, waits, ends the game, or its stack shrinks to `base`."""
+    frames = th.frames
+    steps = 0
+    fr = None
+    try:
+        while len(frames) > base:
+            fr = frames[-1]
+            code = fr.proc.code
+            while True:
+                ins = code[fr.pc]
+                fr.pc += 1
+                sig = ins(S, th, fr)
+                if sig is not None:
+                    break
+                steps += 1
+                if steps > STEP_BUDGET:
+                    raise RuleRuntimeError(
+                        f"more than {STEP_BUDGET} steps without a decision "
+                        f"(in {fr.proc.name}; a loop that never ends?)", code_pos(fr), "E310")
+            if sig == FRAME:
+                if len(frames) > MAX_DEPTH:
+                    raise RuleRuntimeError(f"procedure calls nested more than {MAX_DEPTH} deep "
+                                           f"(in {frames[-1].proc.name}; endless recursion?)",
+                                           code_pos(frames[-1]), "E311")
+                continue
+            return sig
+    except RuleRuntimeError as exc:
+        if exc.pos.line <= 0 and fr is not None:
+            exc.pos = code_pos(fr)
+        raise
+    except RecursionError:
+        raise RuleRuntimeError("expression functions call each other too deeply (endless recursion?)",
+                               code_pos(fr) if fr else Pos("<rules>"), "E311") from None
+    except Exception as exc:  # a rule did something impossible: say where
+        raise RuleRuntimeError(_describe(exc), code_pos(fr) if fr else Pos("<rules>"), "E300") from None
+    return DONE
+
+
+def code_pos(fr: Frame) -> Pos:
+    if fr is None or fr.proc is None:
+        return Pos("<rules>")
+    i = max(0, fr.pc - 1)
+    pos = fr.proc.pos
+    return pos[i] if i < len(pos) and pos[i] is not None else (fr.proc.decl_pos or Pos("<rules>"))
+
+
+def _describe(exc: Exception) -> str:
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(exc, KeyError):
+        return f"no such key {exc.args[0]!r}"
+    if isinstance(exc, IndexError):
+        return "index out of range"
+    if isinstance(exc, TypeError):
+        text = str(exc)
+        if "NoneType" in text:
+            return f"a value is none where something else was expected ({text})"
+        return f"wrong kind of value: {text}"
+    return f"{type(exc).__name__}: {exc}"
+
+
+def run_atomic(S: State, proc, L: dict) -> Any:
+    """Run a procedure that makes no decision to completion and return its value."""
+    holder = Frame(None, 0, {})
+    th = Thread(-1, [holder, Frame(proc, 0, L, "$r")], None, -2)
+    sig = run_thread(S, th, 1)
+    if sig == SUSPEND or sig == WAIT:
+        raise RuleRuntimeError(f"{proc.name} asked for a decision inside an expression", proc.decl_pos)
+    if sig == END:
+        raise RuleRuntimeError(f"{proc.name} ended the game inside an expression", proc.decl_pos)
+    return holder.L.get("$r")

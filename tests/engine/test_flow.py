@@ -1,0 +1,335 @@
+"""Flow, turns, choices, actions, triggers, end conditions and scoring on tiny games."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from interpreter.errors import IllegalDecision, RuleRuntimeError
+
+from .helpers import load, play_first
+
+CARDS = """
+components:
+  card:
+    start: deck
+    items:
+      - {id: a, rank: 1}
+      - {id: b, rank: 2}
+      - {id: c, rank: 3}
+      - {id: d, rank: 4}
+      - {id: e, rank: 5}
+      - {id: f, rank: 6}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {per: [player], visibility: owner}
+  table: {}
+counters:
+  points: {per: [player]}
+"""
+
+
+def test_rounds_phases_and_seat_turns_from_an_expression(tmp_path):
+    game = load(tmp_path, CARDS + """
+variables:
+  order: {initial: "[]"}
+flow:
+  rounds: 2
+  phases:
+    - id: p
+      turns: seat
+      from: "player_of(round)"
+      turn: |
+        order = order + [[round, player, turn_index]]
+scoring:
+  score: "0"
+""")
+    S = game.new_game(3)
+    assert S.is_terminal()
+    assert S.vars["order"] == [[1, 1, 0], [1, 2, 1], [1, 0, 2], [2, 2, 0], [2, 0, 1], [2, 1, 2]]
+
+
+def test_turn_order_computed_by_an_expression(tmp_path):
+    game = load(tmp_path, CARDS + """
+variables:
+  seen: {initial: "[]"}
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      turns: {order: "reverse(players)"}
+      turn: "seen = seen + [player]"
+""")
+    assert game.new_game(4).vars["seen"] == [3, 2, 1, 0]
+
+
+def test_simultaneous_choices_are_secret_until_the_block_ends(tmp_path):
+    game = load(tmp_path, CARDS + """
+setup:
+  - id: deal
+    do: "deal 2 from deck to hand"
+flow:
+  rounds: 1
+  phases:
+    - id: pick
+      turns: simultaneous
+      turn: |
+        choose c from hand[player]
+        move c to table face down
+    - id: reveal
+      do: "flip table face up"
+""")
+    S = game.new_game(2)
+    assert S.current_players() == [0, 1]
+    S.apply(1, 0)
+    assert S.current_players() == [0]
+    # P1 cannot see what P2 committed, in the view or in the log
+    table = S.view(0)["zones"]["table"]
+    assert table == [{"hidden": True, "kind": "card"}]
+    assert S.log_lines(0)[-1] == "P2 chooses (secret)"
+    assert S.log_lines(1)[-1].startswith("P2 chooses ") and "(secret)" not in S.log_lines(1)[-1]
+    S.apply(0, 1)
+    assert S.is_terminal()
+    assert all(not p.get("hidden") for p in S.view(0)["zones"]["table"])
+
+
+def test_choose_exact_up_to_and_range(tmp_path):
+    game = load(tmp_path, CARDS + """
+variables:
+  got: {initial: none}
+setup:
+  - id: deal
+    do: "deal 3 from deck to hand"
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      turns: seat
+      turn: |
+        if player == 0:
+          choose 2 cs from hand[player]
+        else:
+          choose up to 2 cs from hand[player]
+        got = cs
+""")
+    S = game.new_game(2, seed=4)
+    assert "done" not in S.option_labels(0)
+    S.apply(0, 0)
+    assert len(S.option_labels(0)) == 2  # one picked, two left
+    S.apply(0, 0)
+    assert S.current_players() == [1]
+    assert S.option_labels(1)[-1] == "done"  # up to: may stop at once
+    S.apply(1, len(S.option_labels(1)) - 1)
+    assert S.vars["got"] == []
+
+
+def test_optional_choice_and_empty_choice_error(tmp_path):
+    game = load(tmp_path, CARDS + """
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      turns: seat
+      turn: |
+        choose c from hand[player] optional
+        choose d from hand[player]
+""")
+    with pytest.raises(RuleRuntimeError, match='nothing to choose from for "d"'):
+        game.new_game(2)
+
+
+def test_perform_offers_only_legal_actions_and_action_end(tmp_path):
+    game = load(tmp_path, CARDS + """
+actions:
+  draw:
+    when: "count(deck) > 0"
+    do: "draw 1 from deck to hand[player]"
+  score:
+    when: "count(hand[player]) > 0"
+    do: |
+      choose c from hand[player]
+      move c to table
+      points[player] += c.rank
+triggers:
+  after:
+    on: action_end
+    when: "points[player] >= 4"
+    do: "end_game \\"enough\\""
+flow:
+  phases:
+    - id: turn
+      turns: seat
+      turn: "perform draw, score"
+scoring:
+  score: "points[player]"
+""")
+    S = game.new_game(2, seed=1)
+    assert S.option_labels(0) == ["draw"]  # empty hand: cannot score
+    play_first(S)
+    assert S.is_terminal() and S.result["reason"] == "enough"
+
+
+def test_illegal_decision_leaves_state_unchanged(tmp_path):
+    game = load(tmp_path, CARDS + """
+setup:
+  - {id: deal, do: "deal 1 from deck to hand"}
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      turns: seat
+      turn: "choose c from hand[player]"
+""")
+    S = game.new_game(2)
+    before = S.hash()
+    for bad in [(1, 0), (0, 5), (0, -1), (0, "x")]:
+        with pytest.raises(IllegalDecision):
+            S.apply(*bad)
+        assert S.hash() == before
+
+
+def test_end_condition_checked_at_its_event_and_tiebreak(tmp_path):
+    game = load(tmp_path, CARDS + """
+flow:
+  phases:
+    - id: p
+      turns: seat
+      turn: "points[player] += player + 1"
+end:
+  - {id: enough, when: "max(players, p => points[p]) >= 4", at: round_end}
+scoring:
+  score: "points[player] // 4"
+  tiebreak: ["points[player]"]
+""")
+    S = game.new_game(3)
+    assert S.is_terminal() and S.vars["round"] == 2
+    assert S.returns() == [0, 1, 1] and S.winners() == [2]
+
+
+def test_save_restore_inside_a_simultaneous_block(tmp_path):
+    game = load(tmp_path, CARDS + """
+setup:
+  - {id: deal, do: "deal 2 from deck to hand"}
+flow:
+  rounds: 2
+  phases:
+    - id: pick
+      turns: simultaneous
+      turn: |
+        choose c from hand[player]
+        move c to table
+        points[player] += c.rank
+scoring:
+  score: "points[player]"
+""")
+    S = game.new_game(2, seed=9)
+    S.apply(0, 1)
+    data = json.loads(json.dumps(S.to_json()))
+    R = game.restore(data)
+    assert R.hash() == S.hash()
+    for st in (S, R):
+        play_first(st)
+    assert S.hash() == R.hash() and S.returns() == R.returns()
+
+
+def test_clone_evolves_independently(tmp_path):
+    game = load(tmp_path, CARDS + """
+setup:
+  - {id: deal, do: "deal 3 from deck to hand"}
+flow:
+  rounds: 3
+  phases:
+    - id: p
+      turns: seat
+      turn: |
+        choose c from hand[player]
+        move c to table
+""")
+    S = game.new_game(2, seed=2)
+    before = S.hash()
+    C = S.clone()
+    play_first(C)
+    assert S.hash() == before and not S.is_terminal()
+
+
+def test_loops_break_continue_repeat_while(tmp_path):
+    game = load(tmp_path, CARDS + """
+variables:
+  out: {initial: "[]"}
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      do: |
+        for i in range(10):
+          if i == 1:
+            continue
+          if i == 4:
+            break
+          out = out + [i]
+        let n = 0
+        repeat 3:
+          n += 2
+        while n > 1:
+          n -= 5
+        out = out + [n]
+""")
+    assert game.new_game(2).vars["out"] == [0, 2, 3, 1]
+
+
+def test_endless_loop_is_stopped_with_its_position(tmp_path):
+    game = load(tmp_path, CARDS + """
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      do: |
+        while true:
+          pass
+""")
+    with pytest.raises(RuleRuntimeError) as exc:
+        game.new_game(2)
+    assert "steps without a decision" in exc.value.message
+    assert exc.value.pos.line > 0
+
+
+def test_endless_recursion_is_stopped(tmp_path):
+    game = load(tmp_path, CARDS + """
+functions:
+  f:
+    params: [n]
+    do: "call f(n + 1)"
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      do: "call f(0)"
+""")
+    with pytest.raises(RuleRuntimeError, match="nested more than"):
+        game.new_game(2)
+
+
+def test_procedures_return_values(tmp_path):
+    game = load(tmp_path, CARDS + """
+functions:
+  double:
+    params: [n]
+    expr: "n * 2"
+  total:
+    params: [xs]
+    do: |
+      let t = 0
+      for x in xs:
+        t += double(x)
+      return t
+variables:
+  v: {}
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      do: |
+        let t = total([1, 2, 3])
+        v = [t, total([5])]
+""")
+    assert game.new_game(2).vars["v"] == [12, 10]
