@@ -379,7 +379,7 @@ def is_player(S, x):
     return type(x) is Player
 
 
-@builtin(min_args=1)
+@builtin(min_args=1, max_args=2)
 def visible_to(S, piece, p=None):
     """visible_to(piece, p): can player p see the piece's face?"""
     return S.sees(p, piece)
