@@ -108,8 +108,9 @@ def _common_game_options(fn):
 @click.option("--log", "log_path", type=click.Path(), help="Save the game log (JSON) for `rulebook replay`.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the result.")
 @click.option("--quiet", is_flag=True, help="Do not print the game log.")
+@click.option("--lang", default=None, help="Show labels in this language where the rules give them (e.g. pt, es).")
 @_guard
-def play(file, players, seed, options, variants, agents, log_path, as_json, quiet) -> None:
+def play(file, players, seed, options, variants, agents, log_path, as_json, quiet, lang) -> None:
     """Play one game."""
     from .agents import make_agents
     from .game import Game
@@ -120,7 +121,7 @@ def play(file, players, seed, options, variants, agents, log_path, as_json, quie
     opts = game.resolve_options(_parse_options(options))
     seats = make_agents(agents, n, seed)
     human = "human" in agents
-    played = play_game(game, n, opts, seed, seats, logging=True)
+    played = play_game(game, n, opts, seed, seats, logging=True, lang=lang)
     S = played.state
     if log_path:
         save_log(log_path, make_log(game, played, file, n, opts, seed, list(variants)))

@@ -26,7 +26,7 @@ from .values import Family, Piece, ZoneRef
 from .vm import END, FRAME, WAIT, run_atomic
 
 PIECE_ATTRS = {"id", "name", "kind", "label", "owner", "zone", "index", "face_up", "pos"}
-BUILTIN_NAMES = {"players", "player_count", "round", "phase", "option"}
+BUILTIN_NAMES = {"players", "player_count", "round", "phase", "option", "game_over"}
 RESERVED_VARS = {"round", "phase"}
 
 _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
@@ -249,6 +249,8 @@ class Compiler:
             return lambda S, L: S.players
         if name == "player_count":
             return lambda S, L: S.n
+        if name == "game_over":
+            return lambda S, L: S.over
         if name in g.variables:
             return self._variable(name, [], n.pos, sc)
         if name in g.zones:
@@ -487,6 +489,8 @@ class Compiler:
             return lambda S, L: a(S, L) + b(S, L)
         if n.op == "-":
             return lambda S, L: a(S, L) - b(S, L)
+        if n.op == "*":
+            return lambda S, L: _times(a(S, L), b(S, L))
         return lambda S, L: op(a(S, L), b(S, L))
 
     def x_Compare(self, n, sc):
@@ -539,8 +543,8 @@ class Compiler:
                 self.errors.append(exc)
 
     def s_Let(self, n, ctx):
-        if n.name in self.game.functions or n.name in REGISTRY or n.name in BUILTIN_NAMES:
-            raise RuleError(f'"{n.name}" is already a function or built-in name; choose another', n.pos, "E221")
+        if n.name in BUILTIN_NAMES:  # locals may shadow functions (new builtins never break rules)
+            raise RuleError(f'"{n.name}" is a built-in name; choose another', n.pos, "E221")
         call = self._proc_call_target(n.value)
         if call is not None:
             ctx.scope.names[n.name] = n.name
@@ -1005,6 +1009,18 @@ def _as_pieces_or_zones(S, value):
     if isinstance(value, list) and value and all(type(v) is ZoneRef for v in value):
         return [p for z in value for p in S.zones[z]]
     return _as_pieces(S, value)
+
+
+MAX_SEQUENCE = 1_000_000
+
+
+def _times(x: Any, y: Any) -> Any:
+    """x * y, refusing to build huge lists or strings (a typo must not exhaust memory)."""
+    if isinstance(x, (list, str, tuple)) or isinstance(y, (list, str, tuple)):
+        seq, k = (x, y) if isinstance(x, (list, str, tuple)) else (y, x)
+        if isinstance(k, int) and len(seq) * k > MAX_SEQUENCE:
+            raise RuleRuntimeError(f"a sequence of {len(seq) * k} elements is too large (limit {MAX_SEQUENCE})")
+    return x * y
 
 
 def _combiner(op: str):

@@ -67,8 +67,8 @@ def perturb(S: Any, viewer: int, rng: random.Random) -> tuple[Any, dict]:
                 groups.setdefault(sig, []).append((key, i, p))
     mapping = {}
     for slots in groups.values():
-        pieces = [p for _, _, p in slots]
-        rng.shuffle(pieces)
+        pieces = sorted(p for _, _, p in slots)  # canonical first: the result depends only on
+        rng.shuffle(pieces)                      # what the viewer can see, and on rng
         for (key, i, old), new in zip(slots, pieces):
             T.zones[key][i] = new
             T.loc[new] = key

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import IllegalDecision, RuleRuntimeError
-from .labels import label, piece_label, player_label, zone_label
+from .labels import label, piece_label, player_label, translated, zone_label
 from .logs import decision_entry
 from .state import Pending, State
 from .values import PLAYERS, Piece
@@ -25,11 +25,10 @@ def start_choice(S: State, th, fr, who, candidates: list, mode: str, low: int, h
     if who is None:
         raise RuleRuntimeError("a choice has no player to decide (`by` gave none)")
     n = len(candidates)
+    # An optional choice is asked even with nothing to pick ("pass" only): skipping it would
+    # tell everyone that this player holds nothing eligible.
     if mode == "one":
-        if n == 0:
-            if optional:
-                fr.L[slot] = None
-                return None
+        if n == 0 and not optional:
             raise RuleRuntimeError(f'nothing to choose from for "{slot}" (add `optional`, or check first)')
         kind = "choose"
     else:
@@ -38,7 +37,7 @@ def start_choice(S: State, th, fr, who, candidates: list, mode: str, low: int, h
         if n < low and not optional:
             raise RuleRuntimeError(f'"{slot}" must choose {low} but only {n} option'
                                    f"{'s are' if n != 1 else ' is'} available")
-        if high <= 0 or n == 0:
+        if (high <= 0 or n == 0) and not optional:
             fr.L[slot] = []
             return None
         kind = "choose_many"
@@ -59,7 +58,7 @@ def start_perform(S: State, th, fr, who, legal: list, optional: bool, slot: str,
     pend = Pending(PLAYERS[int(who)], "perform", prompt, [a.name for a in legal], 1, 1, optional,
                    slot, th.player is not None, pos)
     pend.options = [a.name for a in legal]
-    pend.labels = [a.label or a.name for a in legal]
+    pend.labels = [translated(S, a.labels, a.label or a.name) for a in legal]
     if optional:
         pend.options.append(PASS)
         pend.labels.append("pass")
@@ -190,3 +189,26 @@ def refresh_pending(S: State) -> None:
             th.pending = None
             th.status = "run"
     run(S)
+
+
+def undo_pick(S: State, player: int) -> bool:
+    """Take back the last pick of `player`'s unfinished multiple choice (before it is complete).
+
+    Only when that pick is the last decision taken in the game, so the history stays a valid
+    replay. Returns whether something was undone.
+    """
+    th = pending_for(S, player)
+    if th is None or th.pending.kind != "choose_many" or not th.pending.picked:
+        return False
+    if not S.history or S.history[-1][0] != int(player):
+        return False
+    pend = th.pending.copy()
+    value = pend.picked.pop()
+    pend.candidates = list(pend.candidates) + [value]
+    build_options(S, pend)
+    th.pending = pend
+    S.history.pop()
+    S.decisions -= 1
+    if S.logging and S.log:
+        S.log.pop()
+    return True

@@ -88,8 +88,9 @@ class Game:
 
     # ------------------------------------------------------------------ games
     def new_game(self, players: int | None = None, options: dict[str, Any] | None = None,
-                 seed: int = 0) -> State:
-        """Set up a new game and run it to the first decision."""
+                 seed: int = 0, lang: str | None = None) -> State:
+        """Set up a new game and run it to the first decision. `lang` (e.g. "pt") shows labels
+        in that language where the rules give them."""
         n = self.default_players if players is None else int(players)
         opts = self.resolve_options(options)
         problems = self.check_setup(n, opts)
@@ -97,6 +98,7 @@ class Game:
             raise InputError("; ".join(problems))
         layout = get_layout(self.d, n, opts)
         S = State(self.d, layout, opts, seed)
+        S.lang = lang
         _initialise_slots(S)
         new_thread(S, [Frame(self.d.procs["main"], 0, {})])
         run(S)
@@ -113,8 +115,8 @@ class Game:
         layout = get_layout(self.d, int(data["players"]), opts)
         try:
             return State.from_json(self.d, layout, data)
-        except (KeyError, ValueError, TypeError, IndexError) as exc:
-            raise InputError(f"corrupt save: {exc}") from None
+        except Exception as exc:  # noqa: BLE001 - any failure to read a save means it is corrupt
+            raise InputError(f"corrupt save: {type(exc).__name__}: {exc}") from None
 
 
 def _initialise_slots(S: State) -> None:

@@ -6,6 +6,14 @@ from typing import Any
 from .values import Family, Piece, Player, ZoneRef
 
 
+def translated(S: Any, labels: Any, english: str) -> str:
+    """The label in the state's language if the rules give one, else English."""
+    lang = getattr(S, "lang", None)
+    if lang and labels and lang in labels:
+        return str(labels[lang])
+    return english
+
+
 def player_label(p: Any) -> str:
     return f"P{int(p) + 1}"
 
@@ -16,9 +24,9 @@ def piece_label(S: Any, piece: int, viewer: Any = None) -> str:
     if viewer is not None and not S.sees(viewer, piece):
         comp = S.game.components[static["kind"]]
         public = [str(static[a]) for a in comp.public if a in static and a not in ("kind", "name")]
-        what = comp.label or comp.id.replace("_", " ")
+        what = translated(S, comp.labels, comp.label or comp.id.replace("_", " "))
         return "hidden " + " ".join([what] + public)
-    text = str(static.get("label") or static["name"])
+    text = translated(S, static.get("labels"), str(static.get("label") or static["name"]))
     value = S.dyn.get("value", {}).get(piece) if "value" in S.dyn else None
     if value is not None:
         text += f" {value}"
@@ -31,6 +39,8 @@ def zone_label(S: Any, key: str) -> str:
         return str(key)
     fam = S.game.zones.get(info.family)
     base = (fam.label if fam and fam.label else info.family.replace("_", " "))
+    if fam is not None:
+        base = translated(S, fam.labels, base)
     if not info.index:
         return base
     parts = [player_label(i) if isinstance(i, Player) else str(i) for i in info.index]

@@ -190,6 +190,8 @@ def _pieces(game: GameDef, ctx: Any, lay: Layout, comp: ComponentDef) -> None:
                 piece = Piece(pid)
                 attrs = dict(item.attrs)
                 attrs.update(name=item.id, kind=comp.id, label=item.label, owner=owner)
+                if item.labels:
+                    attrs["labels"] = item.labels
                 lay.pieces.append(piece)
                 lay.static.append(attrs)
                 lay.component.append(comp.id)

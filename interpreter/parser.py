@@ -10,7 +10,7 @@ import ast as pyast
 from functools import lru_cache
 from pathlib import Path
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import Indenter
 
@@ -30,7 +30,7 @@ _TERMINAL_NAMES = {
 
 class _DSLIndenter(Indenter):
     NL_type = "_NL"
-    OPEN_PAREN_types = ["LPAR", "LSQB"]
+    OPEN_PAREN_types = ["LPAR", "LSQB", "LIST_OPEN"]
     CLOSE_PAREN_types = ["RPAR", "RSQB"]
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
@@ -39,9 +39,11 @@ class _DSLIndenter(Indenter):
 
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
+    """The parser, built once per process. It builds the AST while parsing (no parse tree):
+    Lark calls _ToAst's methods as rules are reduced."""
     text = Path(grammar_path()).read_text(encoding="utf-8")
     return Lark(text, parser="lalr", postlex=_DSLIndenter(), start=["start", "expr_start"],
-                propagate_positions=True, maybe_placeholders=False, cache=True)
+                maybe_placeholders=False, transformer=_TO_AST, cache=True)
 
 
 def parse_block(text: str, src: SourceMap | None = None) -> list[ast.Node]:
@@ -50,16 +52,14 @@ def parse_block(text: str, src: SourceMap | None = None) -> list[ast.Node]:
     body = str(text)
     if not body.endswith("\n"):
         body += "\n"
-    tree = _parse(body, "start", src, col_shift=0)
-    return _ToAst(src, 0).transform(tree)
+    return _parse(body, "start", src, col_shift=0)
 
 
 def parse_expr(text: str, src: SourceMap | None = None) -> ast.Node:
     """Parse one expression. Newlines are allowed anywhere inside it."""
     src = src or _source_of(text)
     wrapped = "(" + str(text) + "\n)"  # parentheses make the indenter ignore line breaks
-    tree = _parse(wrapped, "expr_start", src, col_shift=1)
-    return _ToAst(src, 1).transform(tree)
+    return _parse(wrapped, "expr_start", src, col_shift=1)
 
 
 def _source_of(text: str) -> SourceMap:
@@ -77,10 +77,16 @@ def _map(src: SourceMap, line: int | None, col: int | None, col_shift: int) -> P
 
 
 def _parse(text: str, start: str, src: SourceMap, col_shift: int):
+    parser = _lark()
+    _TO_AST.src, _TO_AST.col_shift = src, col_shift  # positions are mapped while parsing
     try:
-        return _lark().parse(text, start=start)
+        return parser.parse(text, start=start)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text, src, col_shift) from None
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, RuleError):
+            raise exc.orig_exc from None
+        raise
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, src: SourceMap, col_shift: int) -> RuleError:
@@ -121,109 +127,113 @@ def _unquote(token: str) -> str:
     return pyast.literal_eval(str(token))
 
 
-@v_args(meta=True)
 class _ToAst(Transformer):
-    """Lark tree → interpreter.ast nodes, with positions in the YAML file."""
+    """Builds interpreter.ast nodes while Lark parses, with positions in the YAML file.
 
-    def __init__(self, src: SourceMap, col_shift: int):
+    A node's position is the position of its first token: statements start with their keyword
+    (kept in the tree for that), expressions with their first operand.
+    """
+
+    def __init__(self):
         super().__init__()
-        self.src = src
-        self.col_shift = col_shift
-
-    def transform(self, tree):
-        try:
-            return super().transform(tree)
-        except VisitError as exc:
-            if isinstance(exc.orig_exc, RuleError):
-                raise exc.orig_exc from None
-            raise
-
-    def p(self, meta) -> Pos:
-        return _map(self.src, getattr(meta, "line", 1), getattr(meta, "column", 1), self.col_shift)
+        self.src = SourceMap("<dsl>", 1, 1, None, 0)
+        self.col_shift = 0
 
     def tp(self, token: Token) -> Pos:
         return _map(self.src, token.line, token.column, self.col_shift)
 
+    def pos(self, x) -> Pos:
+        """Position of the first token inside x (a token, a node, or a list/tuple of them)."""
+        if isinstance(x, Token):
+            return self.tp(x)
+        if isinstance(x, ast.Node):
+            return x.pos
+        if isinstance(x, (list, tuple)):
+            for item in x:
+                if isinstance(item, (Token, ast.Node, list, tuple)):
+                    return self.pos(item)
+        return self.src.at(1, 1)
+
     # ---- blocks
-    def start(self, meta, stmts):
-        return [s for s in stmts if isinstance(s, ast.Node)]
+    def start(self, c):
+        return [s for s in c if isinstance(s, ast.Node)]
 
-    def expr_start(self, meta, items):
-        return items[0]
+    def expr_start(self, c):
+        return c[0]
 
-    def suite(self, meta, stmts):
-        return [s for s in stmts if isinstance(s, ast.Node)]
+    def suite(self, c):
+        return [s for s in c if isinstance(s, ast.Node)]
 
-    # ---- simple statements
-    def let_stmt(self, meta, c):
-        return ast.Let(self.p(meta), str(c[0]), c[1])
+    # ---- simple statements (c[0] is the keyword token where there is one)
+    def let_stmt(self, c):
+        return ast.Let(self.tp(c[0]), str(c[1]), c[2])
 
-    def assign_stmt(self, meta, c):
-        return ast.Assign(self.p(meta), c[0], c[1], "=")
+    def assign_stmt(self, c):
+        return ast.Assign(self.pos(c[0]), c[0], c[1], "=")
 
-    def aug_assign_stmt(self, meta, c):
-        return ast.Assign(self.p(meta), c[0], c[2], str(c[1]))
+    def aug_assign_stmt(self, c):
+        return ast.Assign(self.pos(c[0]), c[0], c[2], str(c[1]))
 
-    def expr_stmt(self, meta, c):
-        return ast.ExprStmt(self.p(meta), c[0])
+    def expr_stmt(self, c):
+        return ast.ExprStmt(self.pos(c[0]), c[0])
 
-    def call_stmt(self, meta, c):
-        if not isinstance(c[0], ast.Call):
-            raise RuleError("`call` needs a function call, e.g. `call resolve(p)`", self.p(meta), "E202")
-        return ast.ExprStmt(self.p(meta), c[0])
+    def call_stmt(self, c):
+        if not isinstance(c[1], ast.Call):
+            raise RuleError("`call` needs a function call, e.g. `call resolve(p)`", self.tp(c[0]), "E202")
+        return ast.ExprStmt(self.tp(c[0]), c[1])
 
-    def move_stmt(self, meta, c):
-        node = ast.Move(self.p(meta), c[0], c[1])
-        for extra in c[2:]:
+    def move_stmt(self, c):
+        node = ast.Move(self.tp(c[0]), c[1], c[2])
+        for extra in c[3:]:
             if isinstance(extra, tuple) and extra[0] == "place":
                 node.place, node.at = extra[1], extra[2]
             elif isinstance(extra, tuple) and extra[0] == "face":
                 node.face = extra[1]
         return node
 
-    def place_top(self, meta, c):
+    def place_top(self, c):
         return ("place", "top", None)
 
-    def place_bottom(self, meta, c):
+    def place_bottom(self, c):
         return ("place", "bottom", None)
 
-    def place_at(self, meta, c):
+    def place_at(self, c):
         return ("place", "at", c[0])
 
-    def face_up(self, meta, c):
+    def face_up(self, c):
         return ("face", True)
 
-    def face_down(self, meta, c):
+    def face_down(self, c):
         return ("face", False)
 
     @staticmethod
     def _face(c, index):
         return c[index][1] if len(c) > index else None
 
-    def draw_stmt(self, meta, c):
-        return ast.Draw(self.p(meta), c[0], c[1], c[2], self._face(c, 3))
+    def draw_stmt(self, c):
+        return ast.Draw(self.tp(c[0]), c[1], c[2], c[3], self._face(c, 4))
 
-    def deal_stmt(self, meta, c):
-        return ast.Deal(self.p(meta), c[0], c[1], c[2], self._face(c, 3))
+    def deal_stmt(self, c):
+        return ast.Deal(self.tp(c[0]), c[1], c[2], c[3], self._face(c, 4))
 
-    def shuffle_stmt(self, meta, c):
-        return ast.Shuffle(self.p(meta), c[0])
+    def shuffle_stmt(self, c):
+        return ast.Shuffle(self.tp(c[0]), c[1])
 
-    def flip_stmt(self, meta, c):
-        return ast.Flip(self.p(meta), c[0], self._face(c, 1))
+    def flip_stmt(self, c):
+        return ast.Flip(self.tp(c[0]), c[1], self._face(c, 2))
 
-    def reveal_stmt(self, meta, c):
-        return ast.Reveal(self.p(meta), c[0], c[1] if len(c) > 1 else None)
+    def reveal_stmt(self, c):
+        return ast.Reveal(self.tp(c[0]), c[1], c[2] if len(c) > 2 else None)
 
-    def roll_stmt(self, meta, c):
-        return ast.Roll(self.p(meta), c[0])
+    def roll_stmt(self, c):
+        return ast.Roll(self.tp(c[0]), c[1])
 
-    def choose_stmt(self, meta, c):
-        items = list(c)
+    def choose_stmt(self, c):
+        pos, items = self.tp(c[0]), list(c[1:])
         count = ("one", None, None)
         if isinstance(items[0], tuple) and items[0][0] == "count":
             count = items.pop(0)[1:]
-        node = ast.Choose(self.p(meta), str(items[0]), items[1], count[0], count[1], count[2])
+        node = ast.Choose(pos, str(items[0]), items[1], count[0], count[1], count[2])
         for opt in items[2:]:
             self._apply_opt(node, opt)
         return node
@@ -244,125 +254,125 @@ class _ToAst(Transformer):
             return ast.Const(self.tp(value), int(value))
         return value
 
-    def count_exact(self, meta, c):
+    def count_exact(self, c):
         return ("count", "exact", self._count(c[0]), None)
 
-    def count_up_to(self, meta, c):
+    def count_up_to(self, c):
         return ("count", "up_to", None, self._count(c[0]))
 
-    def count_range(self, meta, c):
+    def count_range(self, c):
         return ("count", "range", self._count(c[0]), self._count(c[1]))
 
-    def opt_where(self, meta, c):
+    def opt_where(self, c):
         return ("where", c[0])
 
-    def opt_by(self, meta, c):
+    def opt_by(self, c):
         return ("by", c[0])
 
-    def opt_prompt(self, meta, c):
+    def opt_prompt(self, c):
         return ("prompt", _unquote(c[0]))
 
-    def opt_optional(self, meta, c):
+    def opt_optional(self, c):
         return ("optional", True)
 
-    def perform_stmt(self, meta, c):
-        names = [(str(t), self.tp(t)) for t in c if isinstance(t, Token) and t.type == "NAME"]
-        node = ast.Perform(self.p(meta), names)
-        for opt in c:
+    def perform_stmt(self, c):
+        names = [(str(t), self.tp(t)) for t in c[1:] if isinstance(t, Token) and t.type == "NAME"]
+        node = ast.Perform(self.tp(c[0]), names)
+        for opt in c[1:]:
             if isinstance(opt, tuple):
                 self._apply_opt(node, opt)
         return node
 
-    def log_stmt(self, meta, c):
-        return ast.Log(self.p(meta), _unquote(c[0]), self.tp(c[0]))
+    def log_stmt(self, c):
+        return ast.Log(self.tp(c[0]), _unquote(c[1]), self.tp(c[1]))
 
-    def end_stmt(self, meta, c):
-        return ast.EndGame(self.p(meta), _unquote(c[0]) if c else None)
+    def end_stmt(self, c):
+        return ast.EndGame(self.tp(c[0]), _unquote(c[1]) if len(c) > 1 else None)
 
-    def return_stmt(self, meta, c):
-        return ast.Return(self.p(meta), c[0] if c else None)
+    def return_stmt(self, c):
+        return ast.Return(self.tp(c[0]), c[1] if len(c) > 1 else None)
 
-    def emit_stmt(self, meta, c):
-        return ast.Emit(self.p(meta), str(c[0]))
+    def emit_stmt(self, c):
+        return ast.Emit(self.tp(c[0]), str(c[1]))
 
-    def pass_stmt(self, meta, c):
-        return ast.Pass(self.p(meta))
+    def pass_stmt(self, c):
+        return ast.Pass(self.tp(c[0]))
 
-    def break_stmt(self, meta, c):
-        return ast.Break(self.p(meta))
+    def break_stmt(self, c):
+        return ast.Break(self.tp(c[0]))
 
-    def continue_stmt(self, meta, c):
-        return ast.Continue(self.p(meta))
+    def continue_stmt(self, c):
+        return ast.Continue(self.tp(c[0]))
 
     # ---- compound statements
-    def if_stmt(self, meta, c):
-        branches = [(c[0], c[1])]
+    def if_stmt(self, c):
+        branches = [(c[1], c[2])]
         orelse = []
-        for extra in c[2:]:
+        for extra in c[3:]:
             if extra[0] == "elif":
                 branches.append((extra[1], extra[2]))
             else:
                 orelse = extra[1]
-        return ast.If(self.p(meta), branches, orelse)
+        return ast.If(self.tp(c[0]), branches, orelse)
 
-    def elif_clause(self, meta, c):
+    def elif_clause(self, c):
         return ("elif", c[0], c[1])
 
-    def else_clause(self, meta, c):
+    def else_clause(self, c):
         return ("else", c[0])
 
-    def for_stmt(self, meta, c):
-        return ast.For(self.p(meta), str(c[0]), c[1], c[2])
+    def for_stmt(self, c):
+        return ast.For(self.tp(c[0]), str(c[1]), c[2], c[3])
 
-    def repeat_stmt(self, meta, c):
-        return ast.Repeat(self.p(meta), c[0], c[1])
+    def repeat_stmt(self, c):
+        return ast.Repeat(self.tp(c[0]), c[1], c[2])
 
-    def while_stmt(self, meta, c):
-        return ast.While(self.p(meta), c[0], c[1])
+    def while_stmt(self, c):
+        return ast.While(self.tp(c[0]), c[1], c[2])
 
-    def simultaneous_stmt(self, meta, c):
-        return ast.Simultaneous(self.p(meta), str(c[0]), c[1], c[2])
+    def simultaneous_stmt(self, c):
+        return ast.Simultaneous(self.tp(c[0]), str(c[1]), c[2], c[3])
 
-    # ---- expressions
-    def lambda_expr(self, meta, c):
-        return ast.Lambda(self.p(meta), str(c[0]), c[1])
+    # ---- expressions (positioned at their first operand or token)
+    def lambda_expr(self, c):
+        return ast.Lambda(self.tp(c[0]), str(c[0]), c[1])
 
-    def ternary(self, meta, c):
-        return ast.Ternary(self.p(meta), c[1], c[0], c[2])
+    def ternary(self, c):
+        return ast.Ternary(self.pos(c[0]), c[1], c[0], c[2])
 
-    def or_op(self, meta, c):
-        return ast.BoolOp(self.p(meta), "or", c[0], c[1])
+    def or_op(self, c):
+        return ast.BoolOp(self.pos(c[0]), "or", c[0], c[1])
 
-    def and_op(self, meta, c):
-        return ast.BoolOp(self.p(meta), "and", c[0], c[1])
+    def and_op(self, c):
+        return ast.BoolOp(self.pos(c[0]), "and", c[0], c[1])
 
-    def not_op(self, meta, c):
-        return ast.Not(self.p(meta), c[0])
+    def not_op(self, c):
+        return ast.Not(self.pos(c[0]), c[0])
 
-    def compare(self, meta, c):
-        return ast.Compare(self.p(meta), str(c[1]), c[0], c[2])
+    def compare(self, c):
+        return ast.Compare(self.pos(c[0]), str(c[1]), c[0], c[2])
 
-    def in_op(self, meta, c):
-        return ast.Compare(self.p(meta), "in", c[0], c[1])
+    def in_op(self, c):
+        return ast.Compare(self.pos(c[0]), "in", c[0], c[1])
 
-    def not_in_op(self, meta, c):
-        return ast.Compare(self.p(meta), "not in", c[0], c[1])
+    def not_in_op(self, c):
+        return ast.Compare(self.pos(c[0]), "not in", c[0], c[1])
 
-    def binop(self, meta, c):
-        return ast.BinOp(self.p(meta), str(c[1]), c[0], c[2])
+    def binop(self, c):
+        return ast.BinOp(self.pos(c[0]), str(c[1]), c[0], c[2])
 
-    def neg(self, meta, c):
+    def neg(self, c):
         if isinstance(c[0], ast.Const) and isinstance(c[0].value, int):
-            return ast.Const(self.p(meta), -c[0].value)
-        return ast.Neg(self.p(meta), c[0])
+            return ast.Const(c[0].pos, -c[0].value)
+        return ast.Neg(self.pos(c[0]), c[0])
 
-    def attr(self, meta, c):
-        return ast.Attr(self.p(meta), c[0], str(c[1]))
+    def attr(self, c):
+        return ast.Attr(self.tp(c[1]), c[0], str(c[1]))
 
-    def index(self, meta, c):
-        return ast.Index(self.p(meta), c[0], list(c[1:]))
+    def index(self, c):
+        return ast.Index(self.pos(c[0]), c[0], list(c[1:]))
 
-    def call(self, meta, c):
+    def call(self, c):
         args, kwargs = [], {}
         if len(c) > 1 and c[1] is not None:
             for a in c[1]:
@@ -374,38 +384,41 @@ class _ToAst(Transformer):
                     raise RuleError("a positional argument cannot follow a named one", a.pos, "E202")
                 else:
                     args.append(a)
-        return ast.Call(self.p(meta), c[0], args, kwargs)
+        return ast.Call(self.pos(c[0]), c[0], args, kwargs)
 
-    def args(self, meta, c):
+    def args(self, c):
         return list(c)
 
-    def kwarg(self, meta, c):
+    def kwarg(self, c):
         return (str(c[0]), c[1])
 
-    def int_lit(self, meta, c):
-        return ast.Const(self.p(meta), int(c[0]))
+    def int_lit(self, c):
+        return ast.Const(self.tp(c[0]), int(c[0]))
 
-    def str_lit(self, meta, c):
-        return ast.Const(self.p(meta), _unquote(c[0]))
+    def str_lit(self, c):
+        return ast.Const(self.tp(c[0]), _unquote(c[0]))
 
-    def true_lit(self, meta, c):
-        return ast.Const(self.p(meta), True)
+    def true_lit(self, c):
+        return ast.Const(self.tp(c[0]), True)
 
-    def false_lit(self, meta, c):
-        return ast.Const(self.p(meta), False)
+    def false_lit(self, c):
+        return ast.Const(self.tp(c[0]), False)
 
-    def none_lit(self, meta, c):
-        return ast.Const(self.p(meta), None)
+    def none_lit(self, c):
+        return ast.Const(self.tp(c[0]), None)
 
-    def name(self, meta, c):
-        return ast.Name(self.p(meta), str(c[0]))
+    def name(self, c):
+        return ast.Name(self.tp(c[0]), str(c[0]))
 
-    def list_lit(self, meta, c):
-        return ast.ListLit(self.p(meta), [x for x in c if x is not None])
+    def list_lit(self, c):
+        return ast.ListLit(self.tp(c[0]), [x for x in c[1:] if x is not None])
 
-    def tuple_lit(self, meta, c):
-        return ast.TupleLit(self.p(meta), [x for x in c if x is not None])
+    def tuple_lit(self, c):
+        return ast.TupleLit(self.pos(c[0]), [x for x in c if x is not None])
 
-    def comprehension(self, meta, c):
+    def comprehension(self, c):
         cond = c[3] if len(c) > 3 else None
-        return ast.Comprehension(self.p(meta), c[0], str(c[1]), c[2], cond)
+        return ast.Comprehension(self.pos(c[0]), c[0], str(c[1]), c[2], cond)
+
+
+_TO_AST = _ToAst()

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 console = Console(highlight=False)
@@ -43,23 +44,46 @@ def print_stats(game: Any, stats: dict) -> None:
     console.print(table)
     console.print(f"mean decisions per game: {stats['mean_decisions']:.1f}; shared wins: {stats['shared_wins']}",
                   markup=False)
+    metrics = stats.get("metrics") or {}
+    if metrics:
+        console.print("metrics: " + ", ".join(f"{k} = {v}" for k, v in metrics.items()), markup=False)
     for message in stats.get("error_messages", [])[:5]:
         err_console.print(message, markup=False)
+
+
+def _piece_text(p: dict) -> str:
+    if p.get("hidden"):
+        extra = " ".join(str(v) for k, v in p.items() if k not in ("hidden", "kind"))
+        return f"[dim]hidden {escape(p['kind'].replace('_', ' '))}{(' ' + escape(extra)) if extra else ''}[/dim]"
+    return escape(p["label"]) + (" (face down)" if p.get("face_down") else "")
+
+
+def _grouped(pieces: list) -> list[str]:
+    """Runs of identical-looking pieces as "3× bottle"."""
+    out: list[str] = []
+    last, count = None, 0
+    for p in pieces:
+        text = _piece_text(p)
+        if text == last:
+            count += 1
+            continue
+        if last is not None:
+            out.append(last if count == 1 else f"{count}× {last}")
+        last, count = text, 1
+    if last is not None:
+        out.append(last if count == 1 else f"{count}× {last}")
+    return out
 
 
 def print_view(view: dict, player: int) -> None:
     console.rule(f"P{player + 1} — round {view.get('round')}, phase {view.get('phase')}")
     for key, pieces in view["zones"].items():
-        shown = []
-        for p in pieces:
-            if p.get("hidden"):
-                extra = " ".join(str(v) for k, v in p.items() if k not in ("hidden", "kind"))
-                shown.append(f"[dim]hidden {p['kind']}{(' ' + extra) if extra else ''}[/dim]")
-            else:
-                shown.append(p["label"] + (" (face down)" if p.get("face_down") else ""))
-        console.print(f"[bold]{key}[/bold]: " + ", ".join(shown))
+        name = view.get("zone_labels", {}).get(key, key)
+        console.print(f"[bold]{escape(name)}[/bold]: " + ", ".join(_grouped(pieces)))
     if view["counters"]:
-        console.print("[bold]counters[/bold]: " + ", ".join(f"{k}={v}" for k, v in view["counters"].items()))
+        names = view.get("counter_labels", {})
+        console.print("[bold]counters[/bold]: " + escape(", ".join(f"{names.get(k, k)} = {v}"
+                                                                    for k, v in view["counters"].items())))
     shown_vars = {k: v for k, v in view["variables"].items() if v is not None}
     if shown_vars:
         console.print("[bold]variables[/bold]: " + ", ".join(f"{k}={v}" for k, v in shown_vars.items()))

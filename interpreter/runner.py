@@ -19,9 +19,10 @@ class Played:
 
 
 def play_game(game: Game, players: int, options: dict, seed: int, agents: list,
-              on_decision: Callable | None = None, logging: bool = True) -> Played:
+              on_decision: Callable | None = None, logging: bool = True,
+              lang: str | None = None) -> Played:
     """Play one game to the end with the given agents (one per seat)."""
-    S = game.new_game(players, options, seed)
+    S = game.new_game(players, options, seed, lang)
     S.logging = logging
     limit = game.d.max_decisions
     while not S.over:
@@ -47,7 +48,7 @@ def make_log(game: Game, played: Played, entry: str, players: int, options: dict
         "format": LOG_FORMAT, "game": game.id, "rules_hash": game.d.rules_hash,
         "rules": str(Path(entry).resolve()), "files": game.d.files,
         "variants": [str(Path(v).resolve()) for v in variants], "players": players, "options": options,
-        "seed": seed, "decisions": played.decisions, "final_hash": S.hash(),
+        "seed": seed, "lang": S.lang, "decisions": played.decisions, "final_hash": S.hash(),
         "scores": S.returns(), "winners": S.winners(), "log": S.log_lines(None),
     }
 
@@ -78,7 +79,7 @@ def replay(data: dict, path: str = "<log>") -> tuple[Any, list[str]]:
     if game.d.rules_hash != data["rules_hash"]:
         raise InputError(f"{path}: the rule files changed since this log was written "
                          f"(hash {data['rules_hash']}, now {game.d.rules_hash})")
-    S = game.new_game(data["players"], data["options"], data["seed"])
+    S = game.new_game(data["players"], data["options"], data["seed"], data.get("lang"))
     problems = []
     for i, entry in enumerate(data["decisions"]):
         if not (isinstance(entry, list) and len(entry) == 2 and all(isinstance(x, int) for x in entry)):

@@ -161,6 +161,10 @@ class _Runner:
                 static = self.S.lay.static[value]
                 if self.S.sees(player, value):
                     names.add(str(static["name"]))
+                else:  # anonymous: matched by what can be seen of it (its kind, public attributes)
+                    comp = self.S.game.components[static["kind"]]
+                    names.add(str(static["kind"]))
+                    names.update(str(static[a]) for a in comp.public if a in static)
             elif isinstance(value, (str, int)):
                 names.add(str(value).lstrip("\x00"))
             out.append(names)

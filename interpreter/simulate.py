@@ -8,6 +8,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from .errors import RulebookError
+from .metrics import compute as compute_metrics
 
 _WORKER: dict = {}
 
@@ -25,12 +26,17 @@ def play_one(args: tuple) -> dict:
 
     game = _WORKER["game"]
     agents = [RandomAgent(seed * 1009 + i) for i in range(players)]
+    options_seen = [0]
+
+    def count_options(S, p, choice):
+        options_seen[0] += len(S.legal_actions(p))
     try:
-        played = play_game(game, players, options, seed, agents, logging=False)
+        played = play_game(game, players, options, seed, agents, on_decision=count_options, logging=False)
     except RulebookError as exc:
         return {"seed": seed, "error": str(exc)}
     S = played.state
-    return {"seed": seed, "scores": S.returns(), "winners": S.winners(), "decisions": len(played.decisions)}
+    return {"seed": seed, "scores": S.returns(), "winners": S.winners(), "decisions": len(played.decisions),
+            "options": options_seen[0]}
 
 
 def run_simulation(file: str, variants: list[str], players: int, options: dict, seed: int,
@@ -87,4 +93,5 @@ def summarise(results: list[dict], players: int, elapsed: float) -> dict:
         "games_per_second": len(results) / elapsed if elapsed > 0 else 0.0,
         "seconds": elapsed, "players": players,
         "error_messages": [f"seed {r['seed']}: {r['error']}" for r in errors[:20]],
+        "metrics": compute_metrics(ok),
     }

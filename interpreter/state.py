@@ -89,7 +89,7 @@ class State:
 
     __slots__ = ("game", "lay", "n", "options", "seed", "rng", "zones", "loc", "face", "dyn",
                  "seen", "grid", "counters", "vars", "threads", "next_tid", "log", "history",
-                 "over", "result", "players", "logging", "decisions")
+                 "over", "result", "players", "logging", "decisions", "lang")
 
     def __init__(self, game: GameDef, lay: Layout, options: dict, seed: int):
         self.game = game
@@ -117,6 +117,7 @@ class State:
         self.result: dict | None = None
         self.logging = True
         self.decisions = 0
+        self.lang: str | None = None  # labels in this language where the rules give one
 
     # ------------------------------------------------------------------ copying
     def clone(self) -> "State":
@@ -140,6 +141,7 @@ class State:
         s.result = self.result
         s.logging = self.logging
         s.decisions = self.decisions
+        s.lang = self.lang
         return s
 
     # ------------------------------------------------------------------ pieces
@@ -264,6 +266,7 @@ class State:
             "over": self.over,
             "result": self.result,
             "decisions": self.decisions,
+            "lang": self.lang,
         }
 
     @classmethod
@@ -302,6 +305,7 @@ class State:
         s.over = data["over"]
         s.result = data["result"]
         s.decisions = data["decisions"]
+        s.lang = data.get("lang")
         return s
 
     def hash(self) -> str:

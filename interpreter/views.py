@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .labels import label, piece_label
+from .labels import label, piece_label, zone_label
 from .logs import render
 from .values import Piece, encode
 
@@ -53,7 +53,9 @@ def view(S: Any, viewer: Any = None) -> dict:
         variables[k] = label(S, v, viewer) if _has_piece(v) else encode(v)
     out = {
         "game": S.game.id, "players": S.n, "round": S.vars.get("round"), "phase": S.vars.get("phase"),
-        "viewer": None if viewer is None else int(viewer), "zones": zones, "counters": counters,
+        "viewer": None if viewer is None else int(viewer), "zones": zones,
+        "zone_labels": {key: zone_label(S, key) for key in zones}, "counters": counters,
+        "counter_labels": {key: slot_label(S.lay.counters[key]) for key in counters},
         "variables": variables, "waiting_for": S.current_players(), "over": S.over,
     }
     if viewer is not None and int(viewer) in out["waiting_for"]:
@@ -61,6 +63,13 @@ def view(S: Any, viewer: Any = None) -> dict:
     if S.result:
         out["result"] = S.result
     return out
+
+
+def slot_label(info: Any) -> str:
+    """"money [P2]" for the counter or variable key "money:1"."""
+    if not info.index:
+        return info.family
+    return f"{info.family} [{', '.join(label(None, i) for i in info.index)}]"
 
 
 def _has_piece(v: Any) -> bool:

@@ -1,7 +1,8 @@
 """Agents choose among a player's legal options. Each sees only that player's view.
 
 An agent is any object with `choose(state, player) -> int` (an option index). Agent kinds for
-the command line: random (seeded), first, last, human.
+the command line: random (seeded), first, last, human, mcts / mcts:N (Monte-Carlo search with N
+determinized playouts per decision).
 """
 from __future__ import annotations
 
@@ -39,11 +40,17 @@ class LastAgent:
         return len(state.legal_actions(player)) - 1
 
 
-KINDS = ("random", "first", "last", "human")
+KINDS = ("random", "first", "last", "human", "mcts", "mcts:N")
 
 
 def make_agent(kind: str, seed: int, seat: int) -> Any:
     kind = kind.strip().lower()
+    if kind == "mcts" or kind.startswith("mcts:"):
+        from .mcts import MctsAgent
+        iterations = kind.split(":", 1)[1] if ":" in kind else "200"
+        if not iterations.isdigit() or int(iterations) < 1:
+            raise InputError(f'"{kind}": write mcts or mcts:N with N playouts per decision')
+        return MctsAgent(int(iterations), seed * 1009 + seat)
     if kind == "random":
         return RandomAgent(seed * 1009 + seat)
     if kind == "first":

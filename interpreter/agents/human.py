@@ -7,7 +7,7 @@ from rich.prompt import Prompt
 
 from ..render import console, print_view
 
-HELP = "number: choose · v: show the table again · l: recent log · q: quit"
+HELP = "number: choose · u: undo last pick · v: table · l: log · q: quit"
 
 
 class HumanAgent:
@@ -25,6 +25,12 @@ class HumanAgent:
             answer = Prompt.ask(f"P{player + 1}: {prompt} [1-{len(labels)}] ({HELP})").strip().lower()
             if answer == "q":
                 raise KeyboardInterrupt
+            if answer == "u":
+                from ..decisions import undo_pick
+                if undo_pick(state, player):
+                    return self.choose(state, player)
+                console.print("[yellow]nothing to undo here[/yellow]")
+                continue
             if answer == "v":
                 print_view(state.view(player), player)
                 continue

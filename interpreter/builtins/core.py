@@ -200,10 +200,16 @@ def flatten(S, xss):
     return out
 
 
+MAX_LIST = 1_000_000  # no rule needs more; beyond this a typo would exhaust memory
+
+
 @builtin(name="range", min_args=1, max_args=2)
 def range_(S, a, b=None):
     """range(n): 0 … n-1; range(a, b): a … b-1."""
-    return list(range(a) if b is None else range(a, b))
+    r = range(a) if b is None else range(a, b)
+    if len(r) > MAX_LIST:
+        raise RuleRuntimeError(f"range of {len(r)} numbers is too large (limit {MAX_LIST})")
+    return list(r)
 
 
 @builtin(min_args=2)
@@ -319,6 +325,18 @@ def players_from(S, p):
 def player_of(S, n):
     """player_of(i): the player in seat i (0-based)."""
     return PLAYERS[int(n) % S.n]
+
+
+@builtin(min_args=0)
+def winners(S):
+    """winners(): the winning players once the game is over (empty before)."""
+    return [PLAYERS[w] for w in (S.result or {}).get("winners", [])]
+
+
+@builtin(min_args=0)
+def scores(S):
+    """scores(): the final score of each player once the game is over (zeros before)."""
+    return list((S.result or {}).get("scores", [0] * S.n))
 
 
 # ------------------------------------------------------------------ pieces and zones

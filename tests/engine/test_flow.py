@@ -134,8 +134,10 @@ flow:
         choose c from hand[player] optional
         choose d from hand[player]
 """)
+    S = game.new_game(2)
+    assert S.option_labels(0) == ["pass"]  # asked anyway: skipping would reveal an empty hand
     with pytest.raises(RuleRuntimeError, match='nothing to choose from for "d"'):
-        game.new_game(2)
+        S.apply(0, 0)
 
 
 def test_perform_offers_only_legal_actions_and_action_end(tmp_path):
@@ -333,3 +335,94 @@ flow:
         v = [t, total([5])]
 """)
     assert game.new_game(2).vars["v"] == [12, 10]
+
+
+def test_labels_in_the_rulebook_language_only_when_asked(tmp_path):
+    game = load(tmp_path, """
+components:
+  card:
+    start: deck
+    labels: {pt: carta}
+    items:
+      - {id: lawyer, label: Lawyer, labels: {pt: Advogada}}
+zones:
+  deck: {}
+  hand: {per: [player]}
+actions:
+  take:
+    label: Take
+    labels: {pt: Pegar}
+    do: |
+      choose c from deck
+      move c to hand[player]
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      turns: seat
+      turn: "perform take"
+""")
+    assert game.new_game(2).option_labels(0) == ["Take"]
+    S = game.new_game(2, lang="pt")
+    assert S.option_labels(0) == ["Pegar"]
+    S.apply(0, 0)
+    assert S.option_labels(0) == ["Advogada"]
+
+
+@pytest.mark.parametrize("expr", ["range(10 ** 9)" , "[0] * 1000000000", "range(2000000)"])
+def test_huge_lists_are_refused(tmp_path, expr):
+    expr = expr.replace("10 ** 9", "1000000000")
+    game = load(tmp_path, CARDS + f"""
+variables:
+  v: {{}}
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      do: "v = count({expr})"
+""")
+    with pytest.raises(RuleRuntimeError, match="too large"):
+        game.new_game(2)
+
+
+def test_restoring_a_corrupt_save_is_an_input_error(tmp_path):
+    from interpreter.errors import InputError
+    game = load(tmp_path, CARDS + """
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      turns: seat
+      turn: "choose c from deck by player"
+""")
+    data = game.new_game(2).to_json()
+    for corrupt in ({**data, "zones": {"nowhere": [0]}}, {**data, "threads": [{"frames": "x"}]},
+                    {**data, "rules_hash": "x"}, {**data, "game": "other"}):
+        with pytest.raises(InputError):
+            game.restore(corrupt)
+
+
+def test_undo_of_an_unfinished_multiple_choice(tmp_path):
+    from interpreter.decisions import undo_pick
+    game = load(tmp_path, CARDS + """
+setup:
+  - {id: deal, do: "deal 3 from deck to hand"}
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      turns: seat
+      turn: "choose 2 cs from hand[player]"
+""")
+    S = game.new_game(2, seed=1)
+    start = S.hash()
+    labels = S.option_labels(0)
+    S.apply(0, 0)
+    assert len(S.option_labels(0)) == 2
+    assert undo_pick(S, 0)
+    assert sorted(S.option_labels(0)) == sorted(labels) and S.history == []
+    assert not undo_pick(S, 0)
+    S.apply(0, 0)
+    S.apply(0, 0)
+    assert S.current_players() == [1] and not undo_pick(S, 0)
+    assert S.hash() != start
