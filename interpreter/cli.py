@@ -10,12 +10,10 @@ import json
 import os
 import sys
 import traceback
-from pathlib import Path
-from typing import Any
 
 import click
 
-from .errors import InputError, RulebookError, RuleErrors, flatten
+from .errors import InputError, RulebookError, flatten
 
 EXIT_INVALID = 1
 

@@ -14,40 +14,19 @@ import operator
 from typing import Any, Callable
 
 from . import ast
-from .builtins import REGISTRY, items, load_all
+from .builtins import items, load_all
+from .codegen import BUILTIN_NAMES, PIECE_ATTRS, ExprGen, Scope, fail
 from .decisions import start_choice, start_perform
 from .errors import Pos, RuleError, RuleRuntimeError, suggest
 from .logs import log_entry
-from .model import Action, Function, GameDef, Proc
+from .model import Function, GameDef, Proc
 from .parser import parse_expr
 from .source import SourceMap
 from .state import Frame
 from .values import Family, Piece, ZoneRef
-from .vm import END, FRAME, WAIT, run_atomic
+from .vm import END, FRAME, WAIT
 
-PIECE_ATTRS = {"id", "name", "kind", "label", "owner", "zone", "index", "face_up", "pos"}
-BUILTIN_NAMES = {"players", "player_count", "round", "phase", "option", "game_over"}
 RESERVED_VARS = {"round", "phase"}
-
-_BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
-           "//": operator.floordiv, "%": operator.mod}
-_COMPARE = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
-            ">": operator.gt, ">=": operator.ge}
-
-
-def _fail(S, L):  # stands in for an expression that did not compile (an error is recorded)
-    raise RuleRuntimeError("this rule did not compile")
-
-
-def contains(S: Any, container: Any, x: Any) -> bool:
-    t = type(container)
-    if t is ZoneRef:
-        return x in S.zones[container]
-    if t is Family:
-        return x in S.lay.family_zones[container]
-    if container is None:
-        return False
-    return x in container
 
 
 def _as_pieces(S: Any, value: Any) -> list:
@@ -71,50 +50,6 @@ def _as_players(S: Any, value: Any) -> list:
     if isinstance(value, int):
         return [value]
     return list(items(S, value))
-
-
-def getattr_rt(S: Any, value: Any, name: str) -> Any:
-    if type(value) is Piece:
-        return S.lay.static[value].get(name)
-    if isinstance(value, dict):
-        return value.get(name)
-    if value is None:
-        raise RuleRuntimeError(f'none has no attribute "{name}"')
-    raise RuleRuntimeError(f'{value!r} has no attribute "{name}"')
-
-
-def index_rt(S: Any, value: Any, key: Any) -> Any:
-    if type(value) is ZoneRef:
-        return S.zones[value][key]
-    if value is None:
-        raise RuleRuntimeError("cannot index none")
-    if isinstance(value, dict):
-        return value.get(key)
-    return value[key]
-
-
-class Scope:
-    """Names visible at a point: name -> slot in the frame's locals."""
-
-    def __init__(self, parent: "Scope | None" = None):
-        self.parent = parent
-        self.names: dict[str, str] = {}
-
-    def get(self, name: str) -> str | None:
-        scope = self
-        while scope is not None:
-            slot = scope.names.get(name)
-            if slot is not None:
-                return slot
-            scope = scope.parent
-        return None
-
-    def all_names(self) -> set:
-        out, scope = set(), self
-        while scope is not None:
-            out |= set(scope.names)
-            scope = scope.parent
-        return out
 
 
 class _Loop:
@@ -178,20 +113,18 @@ class Compiler:
         self.game = game
         self.errors: list[RuleError] = []
         self.uniq = itertools.count()
-        self.atomic_calls: list[tuple[Proc, Pos]] = []
         game.known_attrs.update(PIECE_ATTRS | {"value", "shape"})
         self.known_attrs = game.known_attrs
         self.events_emitted: set[str] = set()
+        self.gen = ExprGen(game, self.errors)
+
+    @property
+    def atomic_calls(self) -> list:
+        return self.gen.atomic_calls
 
     # ------------------------------------------------------------------ errors
     def error(self, message: str, pos: Pos, code: str = "E210") -> None:
         self.errors.append(RuleError(message, pos, code))
-
-    def global_names(self) -> set:
-        g = self.game
-        return (set(g.zones) | set(g.counters) | set(g.variables) | set(g.tables) |
-                set(g.components) | set(g.functions) | set(g.boards) | BUILTIN_NAMES |
-                set(REGISTRY))
 
     # ------------------------------------------------------------------ entry points
     def compile_expr(self, text: Any, scope_names: list[str] = (), what: str = "") -> Callable:
@@ -203,13 +136,11 @@ class Compiler:
             node = parse_expr(text)
         except RuleError as exc:
             self.errors.append(exc)
-            return _fail
+            return fail
         scope = Scope()
         for name in scope_names:
             scope.names[name] = name
-        f = self.expr(node, scope)
-        f = _with_pos(f, node.pos)
-        return f
+        return self.expr(node, scope)
 
     def compile_proc(self, proc: Proc, body: list, scope_names: list[str] = (),
                      chooser: str | None = None) -> Proc:
@@ -225,310 +156,13 @@ class Compiler:
 
     # ------------------------------------------------------------------ expressions
     def expr(self, n: ast.Node, sc: Scope) -> Callable:
-        method = getattr(self, "x_" + type(n).__name__, None)
-        if method is None:
-            self.error(f"{type(n).__name__} is not an expression", n.pos, "E211")
-            return _fail
-        try:
-            return method(n, sc)
-        except RuleError as exc:
-            self.errors.append(exc)
-            return _fail
-
-    def x_Const(self, n, sc):
-        value = n.value
-        return lambda S, L: value
-
-    def x_Name(self, n, sc):
-        name = n.id
-        slot = sc.get(name)
-        if slot is not None:
-            return lambda S, L: L[slot]
-        g = self.game
-        if name == "players":
-            return lambda S, L: S.players
-        if name == "player_count":
-            return lambda S, L: S.n
-        if name == "game_over":
-            return lambda S, L: S.over
-        if name in g.variables:
-            return self._variable(name, [], n.pos, sc)
-        if name in g.zones:
-            fam = g.zones[name]
-            if fam.dims:
-                family = Family(name)
-                return lambda S, L: family
-            key = ZoneRef(name)
-            return lambda S, L: key
-        if name in g.counters:
-            return self._counter(name, [], n.pos, sc)
-        if name in g.tables:
-            value = g.tables[name]
-            return lambda S, L: value
-        if name in g.components or name in g.boards or name in g.actions:
-            value = str(name)
-            return lambda S, L: value
-        if name == "option":
-            raise RuleError('options are read as option.<id>, e.g. "option.short_game"', n.pos, "E212")
-        if name in g.functions or name in REGISTRY:
-            raise RuleError(f'"{name}" is a function: call it with (...)', n.pos, "E212")
-        if name == "player":
-            raise RuleError('"player" is not defined here (it exists inside turns, actions and '
-                            "simultaneous blocks); pass the player in explicitly", n.pos, "E213")
-        raise RuleError(f'unknown name "{name}"{suggest(name, sc.all_names() | self.global_names())}',
-                        n.pos, "E213")
+        """A compiled function f(S, L) for an expression node (see codegen.py)."""
+        return self.gen.function(n, sc)
 
     def _family_index(self, kind: str, name: str, keys: list, pos: Pos, sc: Scope) -> Callable:
-        """Closure giving the key of zone/counter/variable `name[keys]`."""
-        g = self.game
-        fam = {"zone": g.zones, "counter": g.counters, "variable": g.variables}[kind][name]
-        if len(keys) != len(fam.dims):
-            want = len(fam.dims)
-            raise RuleError(f'{kind} "{name}" takes {want} index{"es" if want != 1 else ""} '
-                            f"({', '.join(d.kind for d in fam.dims) or 'none'}), got {len(keys)}",
-                            pos, "E214")
-        table_attr = {"zone": "zone_index", "counter": "counter_index", "variable": "variable_index"}[kind]
-        if not keys:
-            key = ZoneRef(name) if kind == "zone" else name
-            return lambda S, L: key
-        kfs = [self.expr(k, sc) for k in keys]
-
-        def missing(S, index):
-            raise RuleRuntimeError(f'{kind} "{name}" has no index {index!r}')
-
-        if len(kfs) == 1:
-            k0 = kfs[0]
-
-            def key1(S, L):
-                index = k0(S, L)
-                key = getattr(S.lay, table_attr)[name].get(index)
-                return key if key is not None else missing(S, index)
-            return key1
-
-        def keyn(S, L):
-            index = tuple(k(S, L) for k in kfs)
-            key = getattr(S.lay, table_attr)[name].get(index)
-            return key if key is not None else missing(S, index)
-        return keyn
-
-    def _counter(self, name, keys, pos, sc):
-        keyf = self._family_index("counter", name, keys, pos, sc)
-        return lambda S, L: S.counters[keyf(S, L)]
-
-    def _variable(self, name, keys, pos, sc):
-        keyf = self._family_index("variable", name, keys, pos, sc)
-        return lambda S, L: S.vars[keyf(S, L)]
-
-    def x_Attr(self, n, sc):
-        if isinstance(n.obj, ast.Name) and n.obj.id == "option" and sc.get("option") is None:
-            name = n.name
-            if name not in self.game.options:
-                raise RuleError(f'unknown option "{name}"{suggest(name, self.game.options)}', n.pos, "E215")
-            return lambda S, L: S.options[name]
-        obj = self.expr(n.obj, sc)
-        name = n.name
-        if name not in self.known_attrs:
-            raise RuleError(f'unknown attribute "{name}"{suggest(name, self.known_attrs)}', n.pos, "E216")
-        if name == "id":
-            return lambda S, L: int(obj(S, L))
-        if name == "zone":
-            return lambda S, L: S.loc[obj(S, L)]
-        if name == "index":
-            def index(S, L):
-                p = obj(S, L)
-                return S.zones[S.loc[p]].index(p)
-            return index
-        if name == "face_up":
-            return lambda S, L: S.face_up(obj(S, L))
-        if name == "pos":
-            return lambda S, L: S.dyn.get("pos", {}).get(obj(S, L))
-        if name in self.game.mutable_attrs:
-            def mutable(S, L):
-                v = obj(S, L)
-                if type(v) is Piece:
-                    d = S.dyn[name]
-                    return d[v] if v in d else S.lay.static[v].get(name)
-                return getattr_rt(S, v, name)
-            return mutable
-
-        def attr(S, L):
-            v = obj(S, L)
-            if type(v) is Piece:
-                return S.lay.static[v].get(name)
-            return getattr_rt(S, v, name)
-        return attr
-
-    def x_Index(self, n, sc):
-        g = self.game
-        if isinstance(n.obj, ast.Name) and sc.get(n.obj.id) is None:
-            name = n.obj.id
-            if name in g.zones:
-                return self._family_index("zone", name, n.keys, n.pos, sc)
-            if name in g.counters:
-                return self._counter(name, n.keys, n.pos, sc)
-            if name in g.variables:
-                return self._variable(name, n.keys, n.pos, sc)
-            if name in g.boards:
-                board = g.boards[name]
-                kf = self.expr(n.keys[0], sc)
-
-                def node(S, L):
-                    key = kf(S, L)
-                    if key not in board.nodes:
-                        raise RuleRuntimeError(f'board "{name}" has no node {key!r}')
-                    return board.nodes[key]
-                return node
-        if len(n.keys) != 1:
-            raise RuleError("only zones, counters and variables take several indexes", n.pos, "E214")
-        obj = self.expr(n.obj, sc)
-        kf = self.expr(n.keys[0], sc)
-        return lambda S, L: index_rt(S, obj(S, L), kf(S, L))
-
-    def x_Call(self, n, sc):
-        if not isinstance(n.func, ast.Name) or sc.get(n.func.id) is not None:
-            raise RuleError("only named functions can be called", n.pos, "E217")
-        name = n.func.id
-        fn = self.game.functions.get(name)
-        if fn is not None:
-            return self._user_call(fn, n, sc)
-        b = REGISTRY.get(name)
-        if b is None:
-            raise RuleError(f'unknown function "{name}"'
-                            f"{suggest(name, set(REGISTRY) | set(self.game.functions))}", n.pos, "E217")
-        nargs = len(n.args)
-        if nargs < b.min_args or (b.max_args is not None and nargs > b.max_args):
-            want = f"{b.min_args}" if b.max_args == b.min_args else (
-                f"{b.min_args} to {b.max_args}" if b.max_args is not None else f"at least {b.min_args}")
-            raise RuleError(f"{name}() takes {want} argument{'s' if want != '1' else ''}, got {nargs}",
-                            n.pos, "E218")
-        for k, v in n.kwargs.items():
-            if k not in b.kwargs:
-                raise RuleError(f'{name}() has no argument "{k}"{suggest(k, b.kwargs)}', v.pos, "E218")
-        args = [self._arg(a, sc) for a in n.args]
-        kwargs = {k: self._arg(v, sc) for k, v in n.kwargs.items()}
-        impl = b.fn
-        if not kwargs:
-            if len(args) == 1:
-                a0 = args[0]
-                return lambda S, L: impl(S, a0(S, L))
-            if len(args) == 2:
-                a0, a1 = args
-                return lambda S, L: impl(S, a0(S, L), a1(S, L))
-            return lambda S, L: impl(S, *[a(S, L) for a in args])
-        return lambda S, L: impl(S, *[a(S, L) for a in args], **{k: v(S, L) for k, v in kwargs.items()})
-
-    def _arg(self, node, sc):
-        if isinstance(node, ast.Lambda):
-            return self._lambda(node, sc)
-        return self.expr(node, sc)
-
-    def _lambda(self, n: ast.Lambda, sc: Scope) -> Callable:
-        inner = Scope(sc)
-        slot = f"{n.param}#{next(self.uniq)}"
-        inner.names[n.param] = slot
-        body = self.expr(n.body, inner)
-
-        def make(S, L):
-            def f(v):
-                L[slot] = v
-                return body(S, L)
-            return f
-        return make
-
-    def x_Lambda(self, n, sc):
-        raise RuleError("a lambda (x => …) can only be an argument of a function", n.pos, "E219")
-
-    def _user_call(self, fn: Function, n: ast.Call, sc: Scope) -> Callable:
-        if n.kwargs:
-            raise RuleError(f"{fn.name}() takes positional arguments only", n.pos, "E218")
-        if len(n.args) != len(fn.params):
-            raise RuleError(f"{fn.name}() takes {len(fn.params)} argument"
-                            f"{'s' if len(fn.params) != 1 else ''} ({', '.join(fn.params)}), "
-                            f"got {len(n.args)}", n.pos, "E218")
-        args = [self.expr(a, sc) for a in n.args]
-        params = list(fn.params)
-        if fn.proc is not None:
-            proc = fn.proc
-            self.atomic_calls.append((proc, n.pos))
-            return lambda S, L: run_atomic(S, proc, dict(zip(params, [a(S, L) for a in args])))
-        holder = fn  # body compiled later (functions may call each other)
-
-        def call(S, L):
-            return holder.expr(S, dict(zip(params, [a(S, L) for a in args])))
-        return call
-
-    def x_ListLit(self, n, sc):
-        fs = [self.expr(x, sc) for x in n.items]
-        return lambda S, L: [f(S, L) for f in fs]
-
-    def x_TupleLit(self, n, sc):
-        fs = [self.expr(x, sc) for x in n.items]
-        return lambda S, L: tuple(f(S, L) for f in fs)
-
-    def x_Comprehension(self, n, sc):
-        it = self.expr(n.iter, sc)
-        inner = Scope(sc)
-        slot = f"{n.var}#{next(self.uniq)}"
-        inner.names[n.var] = slot
-        elt = self.expr(n.elt, inner)
-        cond = self.expr(n.cond, inner) if n.cond is not None else None
-
-        def comp(S, L):
-            out = []
-            for v in items(S, it(S, L)):
-                L[slot] = v
-                if cond is None or cond(S, L):
-                    out.append(elt(S, L))
-            return out
-        return comp
-
-    def x_BinOp(self, n, sc):
-        a, b = self.expr(n.left, sc), self.expr(n.right, sc)
-        op = _BINOPS[n.op]
-        if n.op == "+":
-            return lambda S, L: a(S, L) + b(S, L)
-        if n.op == "-":
-            return lambda S, L: a(S, L) - b(S, L)
-        if n.op == "*":
-            return lambda S, L: _times(a(S, L), b(S, L))
-        return lambda S, L: op(a(S, L), b(S, L))
-
-    def x_Compare(self, n, sc):
-        a, b = self.expr(n.left, sc), self.expr(n.right, sc)
-        if n.op == "in":
-            return lambda S, L: contains(S, b(S, L), a(S, L))
-        if n.op == "not in":
-            return lambda S, L: not contains(S, b(S, L), a(S, L))
-        if n.op == "==":
-            return lambda S, L: a(S, L) == b(S, L)
-        if n.op == "!=":
-            return lambda S, L: a(S, L) != b(S, L)
-        op = _COMPARE[n.op]
-
-        def compare(S, L):
-            x, y = a(S, L), b(S, L)
-            if x is None or y is None:
-                raise RuleRuntimeError(f"cannot compare none with {n.op}")
-            return op(x, y)
-        return compare
-
-    def x_BoolOp(self, n, sc):
-        a, b = self.expr(n.left, sc), self.expr(n.right, sc)
-        if n.op == "and":
-            return lambda S, L: a(S, L) and b(S, L)
-        return lambda S, L: a(S, L) or b(S, L)
-
-    def x_Not(self, n, sc):
-        a = self.expr(n.operand, sc)
-        return lambda S, L: not a(S, L)
-
-    def x_Neg(self, n, sc):
-        a = self.expr(n.operand, sc)
-        return lambda S, L: -a(S, L)
-
-    def x_Ternary(self, n, sc):
-        c, a, b = self.expr(n.cond, sc), self.expr(n.then, sc), self.expr(n.orelse, sc)
-        return lambda S, L: a(S, L) if c(S, L) else b(S, L)
+        """A compiled function giving the key of zone/counter/variable `name[keys]`."""
+        src = self.gen.family_key(kind, name, keys, pos, sc)
+        return eval(compile(f"lambda S, L: {src}", f"<rule {pos}>", "eval"), self.gen.env)
 
     # ------------------------------------------------------------------ statements
     def block(self, stmts: list, ctx: _ProcCtx) -> None:
@@ -593,7 +227,7 @@ class Compiler:
             target.obj.id if isinstance(target, ast.Index) and isinstance(target.obj, ast.Name) else None)
         keys = target.keys if isinstance(target, ast.Index) else []
         g = self.game
-        if name is not None and name in g.counters and not (isinstance(target, ast.Index) and sc.get(name)):
+        if name is not None and name in g.counters and not (isinstance(target, ast.Index) and sc.bound(name)):
             keyf = self._family_index("counter", name, keys, target.pos, sc)
             ctx.emit(_set_counter(keyf, value, op), n.pos)
             return
@@ -1011,18 +645,6 @@ def _as_pieces_or_zones(S, value):
     return _as_pieces(S, value)
 
 
-MAX_SEQUENCE = 1_000_000
-
-
-def _times(x: Any, y: Any) -> Any:
-    """x * y, refusing to build huge lists or strings (a typo must not exhaust memory)."""
-    if isinstance(x, (list, str, tuple)) or isinstance(y, (list, str, tuple)):
-        seq, k = (x, y) if isinstance(x, (list, str, tuple)) else (y, x)
-        if isinstance(k, int) and len(seq) * k > MAX_SEQUENCE:
-            raise RuleRuntimeError(f"a sequence of {len(seq) * k} elements is too large (limit {MAX_SEQUENCE})")
-    return x * y
-
-
 def _combiner(op: str):
     return {"=": None, "+=": operator.add, "-=": operator.sub, "*=": operator.mul}[op]
 
@@ -1061,11 +683,3 @@ def _set_variable(keyf, value, op):
             v = combine(S.vars[key], v)
         S.vars[key] = v
     return ins
-
-
-def _with_pos(f: Callable, pos: Pos) -> Callable:
-    try:
-        f.pos = pos
-    except AttributeError:  # pragma: no cover - builtins without __dict__
-        pass
-    return f

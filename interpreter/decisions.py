@@ -66,43 +66,63 @@ def start_perform(S: State, th, fr, who, legal: list, optional: bool, slot: str,
     return SUSPEND
 
 
-def _piece_key(S: State, p: Piece, viewer: Any) -> tuple:
+def _piece_key(S: State, p: Piece, viewer: Any, visible: bool) -> tuple:
     """Pieces with the same key are interchangeable for this viewer."""
     zone = S.loc[p]
     static = S.lay.static[p]
-    if not S.sees(viewer, p):
+    if not visible:
         comp = S.game.components[static["kind"]]
         return ("h", zone, static["kind"], tuple(static.get(a) for a in comp.public), S.face_up(p))
     if S.lay.zones[zone].ordered:
         return ("p", int(p))
-    dyn = tuple(values.get(p) for values in S.dyn.values())
-    return ("v", zone, static["kind"], static["name"], static.get("owner"), S.face_up(p), dyn,
+    dyn = tuple(values.get(p) for values in S.dyn.values()) if S.dyn else ()
+    return ("v", zone, static["kind"], static["name"], static.get("owner"), S.face.get(p), dyn,
             S.seen.get(p))
+
+
+def _disambiguate(S: State, viewer: Any, options: list, labels: list) -> None:
+    """Distinct visible pieces that read the same (two players' copies of one card) get their
+    owner, or else their zone, appended, so that every option of a decision reads differently."""
+    by_text: dict = {}
+    for i, text in enumerate(labels):
+        by_text.setdefault(text, []).append(i)
+    for text, hits in by_text.items():
+        if len(hits) < 2:
+            continue
+        for i in hits:
+            v = options[i]
+            if type(v) is not Piece or not S.sees(viewer, v):
+                continue
+            owner = S.lay.static[v].get("owner")
+            extra = player_label(owner) if owner is not None else zone_label(S, S.loc[v])
+            labels[i] = f"{text} ({extra})"
 
 
 def build_options(S: State, pend: Pending) -> None:
     viewer = pend.player
     candidates = pend.candidates
-    zones_seen = {S.loc[c] for c in candidates if type(c) is Piece}
-    many_zones = len(zones_seen) > 1
     options, labels, keys = [], [], set()
+    pieces = [c for c in candidates if type(c) is Piece]
+    many_zones = len({S.loc[c] for c in pieces}) > 1 if pieces else False
     for v in candidates:
         if type(v) is Piece:
-            key = _piece_key(S, v, viewer)
+            visible = S.sees(viewer, v)
+            key = _piece_key(S, v, viewer, visible)
             if key in keys:
                 continue
             keys.add(key)
-            text = piece_label(S, v, viewer)
-            if many_zones or key[0] == "h":
+            text = piece_label(S, v, viewer if not visible else None)
+            if many_zones or not visible:
                 text += f" ({zone_label(S, S.loc[v])})"
         else:
             key = ("x", _hashable(v))
             if key in keys:
                 continue
             keys.add(key)
-            text = label(S, v, viewer)
+            text = v if type(v) is str else label(S, v, viewer)
         options.append(v)
         labels.append(text)
+    _disambiguate(S, viewer, options, labels)
     if pend.kind == "choose_many" and (len(pend.picked) >= pend.low or pend.optional):
         options.append(DONE)
         labels.append("done")

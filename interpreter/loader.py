@@ -17,7 +17,7 @@ from .model import (Action, Board, Check, ComponentDef, Dim, Function, GameDef, 
                     OptionDef, Proc, Scoring, StateFamily, ZoneFamily)
 from .overlay import apply_overlay, load_chain, resolve_base
 from .parser import parse_block, parse_expr
-from .source import YMap, YSeq, YStr, load_file
+from .source import YMap, YSeq, load_file
 from .values import freeze
 
 BUILTIN_EVENTS = {"game_start", "round_start", "round_end", "phase_start", "phase_end",
@@ -265,6 +265,7 @@ class _Builder:
             attrs.update(mutable)
             attrs.update({k: freeze(v) for k, v in item.items() if k not in ITEM_RESERVED})
             self.compiler.known_attrs.update(attrs)
+            self._collect_keys(attrs)  # keys of maps nested in attributes (effect steps as data)
             count = self.expr(item["count"], ["owner"]) if "count" in item else None
             when = self.expr(item["when"], ["owner"]) if "when" in item else None
             iid = str(item.get("id", cid))

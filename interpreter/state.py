@@ -15,7 +15,7 @@ from .errors import RuleRuntimeError
 from .layout import Layout
 from .model import GameDef
 from .rng import Rng
-from .values import PLAYERS, Piece, ZoneRef, decode, encode
+from .values import PLAYERS, ZoneRef, decode, encode
 
 VISIBLE_TO_ALL = "all"
 
@@ -373,7 +373,8 @@ def _current_players(self) -> list:
 
 def _legal_actions(self, player: int) -> list:
     """Indices of `player`'s legal options (empty if not deciding)."""
-    return list(range(len(_decisions.options_of(self, player))))
+    th = _decisions.pending_for(self, player)
+    return list(range(len(th.pending.options))) if th is not None else []
 
 
 def _option_labels(self, player: int) -> list:

@@ -5,7 +5,7 @@ from typing import Any, Callable
 
 from ..errors import RuleRuntimeError
 from ..labels import label as label_of
-from ..values import PLAYERS, Family, Piece, Player, ZoneRef
+from ..values import PLAYERS, Family, Piece, Player
 from . import builtin, items
 
 
@@ -325,18 +325,6 @@ def players_from(S, p):
 def player_of(S, n):
     """player_of(i): the player in seat i (0-based)."""
     return PLAYERS[int(n) % S.n]
-
-
-@builtin(min_args=0)
-def winners(S):
-    """winners(): the winning players once the game is over (empty before)."""
-    return [PLAYERS[w] for w in (S.result or {}).get("winners", [])]
-
-
-@builtin(min_args=0)
-def scores(S):
-    """scores(): the final score of each player once the game is over (zeros before)."""
-    return list((S.result or {}).get("scores", [0] * S.n))
 
 
 # ------------------------------------------------------------------ pieces and zones

@@ -1,0 +1,399 @@
+"""Expressions → Python source → Python functions.
+
+Each DSL expression becomes one generated function `lambda S, L: <python>` (S: the state, L:
+the frame's locals). DSL lambdas become Python lambdas and comprehensions Python comprehensions,
+so a rule runs as plain Python without walking a tree or calling a closure per node. Names are
+resolved and checked here, at load time, with "did you mean" suggestions.
+
+Generated code only refers to the state, the locals, and helpers/constants placed in the
+namespace `self.env` under names starting with "_".
+"""
+from __future__ import annotations
+
+import itertools
+from typing import Any, Callable
+
+from . import ast
+from .builtins import REGISTRY, items
+from .errors import Pos, RuleError, RuleRuntimeError, suggest
+from .model import Function, GameDef
+from .values import Family, Piece, ZoneRef
+from .vm import run_atomic
+
+PIECE_ATTRS = {"id", "name", "kind", "label", "owner", "zone", "index", "face_up", "pos"}
+BUILTIN_NAMES = {"players", "player_count", "round", "phase", "option", "game_over"}
+MAX_SEQUENCE = 1_000_000
+_SIMPLE = (int, str, bool, float, type(None))
+
+
+# ---------------------------------------------------------------------- runtime helpers
+def contains(S: Any, container: Any, x: Any) -> bool:
+    t = type(container)
+    if t is ZoneRef:
+        return x in S.zones[container]
+    if t is Family:
+        return x in S.lay.family_zones[container]
+    if container is None:
+        return False
+    return x in container
+
+
+def getattr_rt(S: Any, value: Any, name: str) -> Any:
+    if type(value) is Piece:
+        return S.lay.static[value].get(name)
+    if isinstance(value, dict):
+        return value.get(name)
+    if value is None:
+        raise RuleRuntimeError(f'none has no attribute "{name}"')
+    raise RuleRuntimeError(f'{value!r} has no attribute "{name}"')
+
+
+def mutable_attr(S: Any, value: Any, name: str) -> Any:
+    if type(value) is Piece:
+        d = S.dyn[name]
+        return d[value] if value in d else S.lay.static[value].get(name)
+    return getattr_rt(S, value, name)
+
+
+def index_rt(S: Any, value: Any, key: Any) -> Any:
+    if type(value) is ZoneRef:
+        return S.zones[value][key]
+    if value is None:
+        raise RuleRuntimeError("cannot index none")
+    if isinstance(value, dict):
+        return value.get(key)
+    return value[key]
+
+
+def missing(kind: str, name: str, index: Any) -> Any:
+    raise RuleRuntimeError(f'{kind} "{name}" has no index {index!r}')
+
+
+def piece_index(S: Any, p: Any) -> int:
+    return S.zones[S.loc[p]].index(p)
+
+
+def board_node(board: Any, key: Any) -> dict:
+    node = board.nodes.get(key)
+    if node is None:
+        raise RuleRuntimeError(f'board "{board.id}" has no node {key!r}')
+    return node
+
+
+def times(x: Any, y: Any) -> Any:
+    """x * y, refusing to build huge lists or strings (a typo must not exhaust memory)."""
+    if isinstance(x, (list, str, tuple)) or isinstance(y, (list, str, tuple)):
+        seq, k = (x, y) if isinstance(x, (list, str, tuple)) else (y, x)
+        if isinstance(k, int) and len(seq) * k > MAX_SEQUENCE:
+            raise RuleRuntimeError(f"a sequence of {len(seq) * k} elements is too large (limit {MAX_SEQUENCE})")
+    return x * y
+
+
+def fail(S, L):  # stands in for an expression that did not compile (an error is recorded)
+    raise RuleRuntimeError("this rule did not compile")
+
+
+# ---------------------------------------------------------------------- scopes
+class Scope:
+    """Names visible at a point. Frame locals live in L (name → slot); lambda and
+    comprehension variables are Python variables of the generated code (name → identifier)."""
+
+    def __init__(self, parent: "Scope | None" = None):
+        self.parent = parent
+        self.names: dict[str, str] = {}  # frame locals: name -> slot in L
+        self.py: dict[str, str] = {}  # generated-code variables: name -> identifier
+
+    def lookup(self, name: str) -> str | None:
+        """Python code reading `name`, or None if it is not a local."""
+        scope = self
+        while scope is not None:
+            if name in scope.py:
+                return scope.py[name]
+            if name in scope.names:
+                return f"L[{scope.names[name]!r}]"
+            scope = scope.parent
+        return None
+
+    def get(self, name: str) -> str | None:
+        """The slot of a frame local (None if `name` is not one, or is hidden by a lambda variable)."""
+        scope = self
+        while scope is not None:
+            if name in scope.py:
+                return None
+            if name in scope.names:
+                return scope.names[name]
+            scope = scope.parent
+        return None
+
+    def bound(self, name: str) -> bool:
+        return self.lookup(name) is not None
+
+    def all_names(self) -> set:
+        out, scope = set(), self
+        while scope is not None:
+            out |= set(scope.names) | set(scope.py)
+            scope = scope.parent
+        return out
+
+
+# ---------------------------------------------------------------------- the generator
+class ExprGen:
+    """Generates Python source for DSL expressions of one game and compiles it."""
+
+    def __init__(self, game: GameDef, errors: list):
+        self.game = game
+        self.errors = errors
+        self.uniq = itertools.count()
+        self.atomic_calls: list = []
+        self.env: dict[str, Any] = {
+            "Piece": Piece, "_items": items, "_contains": contains, "_getattr": getattr_rt,
+            "_mut": mutable_attr, "_index": index_rt, "_missing": missing, "_pindex": piece_index,
+            "_node": board_node, "_times": times, "_run_atomic": run_atomic, "_fail": fail,
+        }
+        self.consts: dict[int, str] = {}
+
+    # ---- entry points
+    def function(self, node: ast.Node, sc: Scope) -> Callable:
+        """A Python function f(S, L) computing the expression."""
+        src = self.source(node, sc)
+        if src == "_fail(S, L)":
+            return fail
+        try:
+            f = eval(compile(f"lambda S, L: {src}", _filename(node.pos), "eval"), self.env)
+        except (SyntaxError, RecursionError) as exc:  # pragma: no cover - generator bug
+            self.errors.append(RuleError(f"internal: cannot compile expression ({exc})", node.pos, "E299"))
+            return fail
+        f.pos = node.pos
+        return f
+
+    def source(self, node: ast.Node, sc: Scope) -> str:
+        method = getattr(self, "x_" + type(node).__name__, None)
+        if method is None:
+            self.errors.append(RuleError(f"{type(node).__name__} is not an expression", node.pos, "E211"))
+            return "_fail(S, L)"
+        try:
+            return method(node, sc)
+        except RuleError as exc:
+            self.errors.append(exc)
+            return "_fail(S, L)"
+
+    def const(self, value: Any) -> str:
+        """A name in the generated code's namespace holding `value`."""
+        if type(value) in _SIMPLE and not isinstance(value, (ZoneRef, Family)) and type(value) is not Piece:
+            return repr(value)
+        key = id(value)
+        name = self.consts.get(key)
+        if name is None:
+            name = f"_k{len(self.consts)}"
+            self.consts[key] = name
+            self.env[name] = value
+            self.env.setdefault("_keep", []).append(value)  # keeps id() stable
+        return name
+
+    def global_names(self) -> set:
+        g = self.game
+        return (set(g.zones) | set(g.counters) | set(g.variables) | set(g.tables) |
+                set(g.components) | set(g.functions) | set(g.boards) | BUILTIN_NAMES |
+                set(REGISTRY))
+
+    # ---- names
+    def x_Const(self, n, sc):
+        return self.const(n.value)
+
+    def x_Name(self, n, sc):
+        name = n.id
+        local = sc.lookup(name)
+        if local is not None:
+            return local
+        g = self.game
+        if name == "players":
+            return "S.players"
+        if name == "player_count":
+            return "S.n"
+        if name == "game_over":
+            return "S.over"
+        if name in g.variables:
+            return self.family_value("variable", name, [], n.pos, sc)
+        if name in g.zones:
+            return self.const(Family(name) if g.zones[name].dims else ZoneRef(name))
+        if name in g.counters:
+            return self.family_value("counter", name, [], n.pos, sc)
+        if name in g.tables:
+            return self.const(g.tables[name])
+        if name in g.components or name in g.boards or name in g.actions:
+            return repr(str(name))
+        if name == "option":
+            raise RuleError('options are read as option.<id>, e.g. "option.short_game"', n.pos, "E212")
+        if name in g.functions or name in REGISTRY:
+            raise RuleError(f'"{name}" is a function: call it with (...)', n.pos, "E212")
+        if name == "player":
+            raise RuleError('"player" is not defined here (it exists inside turns, actions and '
+                            "simultaneous blocks); pass the player in explicitly", n.pos, "E213")
+        raise RuleError(f'unknown name "{name}"{suggest(name, sc.all_names() | self.global_names())}',
+                        n.pos, "E213")
+
+    def family_key(self, kind: str, name: str, keys: list, pos: Pos, sc: Scope) -> str:
+        """Code giving the key of zone/counter/variable `name[keys]`."""
+        g = self.game
+        fam = {"zone": g.zones, "counter": g.counters, "variable": g.variables}[kind][name]
+        if len(keys) != len(fam.dims):
+            want = len(fam.dims)
+            raise RuleError(f'{kind} "{name}" takes {want} index{"es" if want != 1 else ""} '
+                            f"({', '.join(d.kind for d in fam.dims) or 'none'}), got {len(keys)}",
+                            pos, "E214")
+        if not keys:
+            return self.const(ZoneRef(name)) if kind == "zone" else repr(name)
+        table = {"zone": "zone_index", "counter": "counter_index", "variable": "variable_index"}[kind]
+        parts = [self.source(k, sc) for k in keys]
+        index = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ",)"
+        return f"(S.lay.{table}[{name!r}].get({index}) or _missing({kind!r}, {name!r}, {index}))"
+
+    def family_value(self, kind: str, name: str, keys: list, pos: Pos, sc: Scope) -> str:
+        key = self.family_key(kind, name, keys, pos, sc)
+        return f"S.counters[{key}]" if kind == "counter" else f"S.vars[{key}]"
+
+    # ---- attributes and indexes
+    def x_Attr(self, n, sc):
+        if isinstance(n.obj, ast.Name) and n.obj.id == "option" and not sc.bound("option"):
+            name = n.name
+            if name not in self.game.options:
+                raise RuleError(f'unknown option "{name}"{suggest(name, self.game.options)}', n.pos, "E215")
+            return f"S.options[{name!r}]"
+        obj = self.source(n.obj, sc)
+        name = n.name
+        known = self.game.known_attrs
+        if name not in known:
+            raise RuleError(f'unknown attribute "{name}"{suggest(name, known)}', n.pos, "E216")
+        if name == "id":
+            return f"int({obj})"
+        if name == "zone":
+            return f"S.loc[{obj}]"
+        if name == "index":
+            return f"_pindex(S, {obj})"
+        if name == "face_up":
+            return f"S.face_up({obj})"
+        if name == "pos":
+            return f"S.dyn['pos'].get({obj})"
+        if name in self.game.mutable_attrs:
+            return f"_mut(S, {obj}, {name!r})"
+        if _cheap(obj):  # a variable: read it twice rather than call a helper
+            return f"(S.lay.static[{obj}].get({name!r}) if type({obj}) is Piece else _getattr(S, {obj}, {name!r}))"
+        return f"_getattr(S, {obj}, {name!r})"
+
+    def x_Index(self, n, sc):
+        g = self.game
+        if isinstance(n.obj, ast.Name) and not sc.bound(n.obj.id):
+            name = n.obj.id
+            if name in g.zones:
+                return self.family_key("zone", name, n.keys, n.pos, sc)
+            if name in g.counters:
+                return self.family_value("counter", name, n.keys, n.pos, sc)
+            if name in g.variables:
+                return self.family_value("variable", name, n.keys, n.pos, sc)
+            if name in g.boards:
+                return f"_node({self.const(g.boards[name])}, {self.source(n.keys[0], sc)})"
+        if len(n.keys) != 1:
+            raise RuleError("only zones, counters and variables take several indexes", n.pos, "E214")
+        return f"_index(S, {self.source(n.obj, sc)}, {self.source(n.keys[0], sc)})"
+
+    # ---- calls
+    def x_Call(self, n, sc):
+        if not isinstance(n.func, ast.Name) or sc.bound(n.func.id):
+            raise RuleError("only named functions can be called", n.pos, "E217")
+        name = n.func.id
+        fn = self.game.functions.get(name)
+        if fn is not None:
+            return self.user_call(fn, n, sc)
+        b = REGISTRY.get(name)
+        if b is None:
+            raise RuleError(f'unknown function "{name}"'
+                            f"{suggest(name, set(REGISTRY) | set(self.game.functions))}", n.pos, "E217")
+        nargs = len(n.args)
+        if nargs < b.min_args or (b.max_args is not None and nargs > b.max_args):
+            want = f"{b.min_args}" if b.max_args == b.min_args else (
+                f"{b.min_args} to {b.max_args}" if b.max_args is not None else f"at least {b.min_args}")
+            raise RuleError(f"{name}() takes {want} argument{'s' if want != '1' else ''}, got {nargs}",
+                            n.pos, "E218")
+        for k, v in n.kwargs.items():
+            if k not in b.kwargs:
+                raise RuleError(f'{name}() has no argument "{k}"{suggest(k, b.kwargs)}', v.pos, "E218")
+        args = [self.arg(a, sc) for a in n.args]
+        args += [f"{k}={self.arg(v, sc)}" for k, v in n.kwargs.items()]
+        impl = self.const(b.fn)
+        return f"{impl}(S{''.join(', ' + a for a in args)})"
+
+    def arg(self, node, sc):
+        if isinstance(node, ast.Lambda):
+            inner = Scope(sc)
+            ident = f"_v{next(self.uniq)}"
+            inner.py[node.param] = ident
+            return f"(lambda {ident}: {self.source(node.body, inner)})"
+        return self.source(node, sc)
+
+    def x_Lambda(self, n, sc):
+        raise RuleError("a lambda (x => …) can only be an argument of a function", n.pos, "E219")
+
+    def user_call(self, fn: Function, n: ast.Call, sc: Scope) -> str:
+        if n.kwargs:
+            raise RuleError(f"{fn.name}() takes positional arguments only", n.pos, "E218")
+        if len(n.args) != len(fn.params):
+            raise RuleError(f"{fn.name}() takes {len(fn.params)} argument"
+                            f"{'s' if len(fn.params) != 1 else ''} ({', '.join(fn.params)}), "
+                            f"got {len(n.args)}", n.pos, "E218")
+        args = "{" + ", ".join(f"{p!r}: {self.source(a, sc)}" for p, a in zip(fn.params, n.args)) + "}"
+        if fn.proc is not None:
+            self.atomic_calls.append((fn.proc, n.pos))
+            return f"_run_atomic(S, {self.const(fn.proc)}, {args})"
+        return f"{self.const(fn)}.expr(S, {args})"  # the body may be compiled later
+
+    # ---- literals and operators
+    def x_ListLit(self, n, sc):
+        return "[" + ", ".join(self.source(x, sc) for x in n.items) + "]"
+
+    def x_TupleLit(self, n, sc):
+        return "(" + "".join(self.source(x, sc) + ", " for x in n.items) + ")"
+
+    def x_Comprehension(self, n, sc):
+        iterable = self.source(n.iter, sc)
+        inner = Scope(sc)
+        ident = f"_v{next(self.uniq)}"
+        inner.py[n.var] = ident
+        elt = self.source(n.elt, inner)
+        cond = f" if {self.source(n.cond, inner)}" if n.cond is not None else ""
+        return f"[{elt} for {ident} in _items(S, {iterable}){cond}]"
+
+    def x_BinOp(self, n, sc):
+        a, b = self.source(n.left, sc), self.source(n.right, sc)
+        if n.op == "*":
+            return f"_times({a}, {b})"
+        return f"({a} {n.op} {b})"
+
+    def x_Compare(self, n, sc):
+        a, b = self.source(n.left, sc), self.source(n.right, sc)
+        if n.op == "in":
+            return f"_contains(S, {b}, {a})"
+        if n.op == "not in":
+            return f"(not _contains(S, {b}, {a}))"
+        return f"({a} {n.op} {b})"
+
+    def x_BoolOp(self, n, sc):
+        return f"({self.source(n.left, sc)} {n.op} {self.source(n.right, sc)})"
+
+    def x_Not(self, n, sc):
+        return f"(not {self.source(n.operand, sc)})"
+
+    def x_Neg(self, n, sc):
+        return f"(-{self.source(n.operand, sc)})"
+
+    def x_Ternary(self, n, sc):
+        return (f"({self.source(n.then, sc)} if {self.source(n.cond, sc)} "
+                f"else {self.source(n.orelse, sc)})")
+
+
+def _cheap(code: str) -> bool:
+    """A plain variable read (safe and cheap to evaluate twice)."""
+    return code.isidentifier() or (code.startswith("L[") and code.endswith("]") and code.count("[") == 1)
+
+
+def _filename(pos: Pos) -> str:
+    return f"<rule {pos}>"
