@@ -65,6 +65,10 @@ def index_rt(S: Any, value: Any, key: Any) -> Any:
     return value[key]
 
 
+def piece_or_attr_id(S: Any, value: Any) -> Any:
+    return int(value) if type(value) is Piece else getattr_rt(S, value, "id")
+
+
 def missing(kind: str, name: str, index: Any) -> Any:
     raise RuleRuntimeError(f'{kind} "{name}" has no index {index!r}')
 
@@ -149,6 +153,7 @@ class ExprGen:
             "Piece": Piece, "_items": items, "_contains": contains, "_getattr": getattr_rt,
             "_mut": mutable_attr, "_index": index_rt, "_missing": missing, "_pindex": piece_index,
             "_node": board_node, "_times": times, "_run_atomic": run_atomic, "_fail": fail,
+            "_piece_or_attr_id": piece_or_attr_id,
         }
         self.consts: dict[int, str] = {}
 
@@ -264,8 +269,10 @@ class ExprGen:
         known = self.game.known_attrs
         if name not in known:
             raise RuleError(f'unknown attribute "{name}"{suggest(name, known)}', n.pos, "E216")
-        if name == "id":
-            return f"int({obj})"
+        if name == "id":  # a piece's number; `id` of a map (a table row) is its key
+            if _cheap(obj):
+                return f"(int({obj}) if type({obj}) is Piece else _getattr(S, {obj}, 'id'))"
+            return f"_piece_or_attr_id(S, {obj})"
         if name == "zone":
             return f"S.loc[{obj}]"
         if name == "index":
@@ -288,7 +295,7 @@ class ExprGen:
                 return self.family_key("zone", name, n.keys, n.pos, sc)
             if name in g.counters:
                 return self.family_value("counter", name, n.keys, n.pos, sc)
-            if name in g.variables:
+            if name in g.variables and g.variables[name].dims:  # a plain variable: index its value
                 return self.family_value("variable", name, n.keys, n.pos, sc)
             if name in g.boards:
                 return f"_node({self.const(g.boards[name])}, {self.source(n.keys[0], sc)})"

@@ -24,7 +24,7 @@ from .parser import parse_expr
 from .source import SourceMap
 from .state import Frame
 from .values import Family, Piece, ZoneRef
-from .vm import END, FRAME, WAIT
+from .vm import END, FRAME, WAIT, count_loop
 
 RESERVED_VARS = {"round", "phase"}
 
@@ -74,11 +74,60 @@ class _ProcCtx:
         self.proc.pos.append(pos)
         return len(self.proc.code) - 1
 
+    def emit_simple(self, ins: Callable, pos: Pos) -> int:
+        """An instruction that never jumps, calls or stops: runs of these are fused (see fuse)."""
+        at = self.emit(ins, pos)
+        self.proc.simple.add(at)
+        return at
+
     def here(self) -> int:
         return len(self.proc.code)
 
     def patch_jump(self, at: int, target: int) -> None:
         self.proc.code[at] = _jump(target)
+
+
+def fuse(proc: Proc) -> None:
+    """Replace each run of simple instructions by one call that runs them all.
+
+    The original instructions stay at their indexes (a jump into the middle of a run still works);
+    only the run's first slot becomes the fused block, which then jumps past the run. If one of
+    them fails, the program counter is set so the error names that instruction's position.
+    """
+    code, simple = proc.code, proc.simple
+    i, n = 0, len(code)
+    while i < n:
+        if i not in simple:
+            i += 1
+            continue
+        j = i
+        while j < n and j in simple:
+            j += 1
+        if j - i >= 2:
+            code[i] = _fused(tuple(code[i:j]), i, j)
+        i = j
+
+
+def _fused(instructions: tuple, start: int, end: int) -> Callable:
+    def block(S, th, fr):
+        k = start
+        try:
+            for ins in instructions:
+                k += 1
+                ins(S, th, fr)
+        except BaseException:
+            fr.pc = k  # the VM reports the position of instruction pc - 1: the one that failed
+            raise
+        fr.pc = end
+    return block
+
+
+def _loop_back(target: int, pos: Pos) -> Callable:
+    """The jump at the end of a loop body: counts iterations against the step budget."""
+    def loop_back(S, th, fr):
+        count_loop(S, pos)
+        fr.pc = target
+    return loop_back
 
 
 def _jump(target: int) -> Callable:
@@ -116,6 +165,7 @@ class Compiler:
         game.known_attrs.update(PIECE_ATTRS | {"value", "shape"})
         self.known_attrs = game.known_attrs
         self.events_emitted: set[str] = set()
+        self.events_heard: set[str] | None = None  # events with triggers/end conditions (None: unknown)
         self.gen = ExprGen(game, self.errors)
 
     @property
@@ -152,6 +202,7 @@ class Compiler:
         ctx = _ProcCtx(proc, scope, chooser, False)
         self.block(body, ctx)
         ctx.emit(_return(None), proc.decl_pos)
+        fuse(proc)
         return proc
 
     # ------------------------------------------------------------------ expressions
@@ -187,7 +238,7 @@ class Compiler:
         value = self.expr(n.value, ctx.scope)
         ctx.scope.names[n.name] = n.name
         slot = n.name
-        ctx.emit(lambda S, th, fr: fr.L.__setitem__(slot, value(S, fr.L)), n.pos)
+        ctx.emit_simple(lambda S, th, fr: fr.L.__setitem__(slot, value(S, fr.L)), n.pos)
 
     def _proc_call_target(self, node) -> Function | None:
         """The procedure a statement-level call runs through the VM (None: evaluate normally)."""
@@ -220,7 +271,7 @@ class Compiler:
             if call is not None:
                 self._emit_proc_call(call, n.value, ctx, ret=slot)
                 return
-            ctx.emit(_set_local(slot, self.expr(n.value, sc), op), n.pos)
+            ctx.emit_simple(_set_local(slot, self.expr(n.value, sc), op), n.pos)
             return
         value = self.expr(n.value, sc)
         name = target.id if isinstance(target, ast.Name) else (
@@ -229,11 +280,11 @@ class Compiler:
         g = self.game
         if name is not None and name in g.counters and not (isinstance(target, ast.Index) and sc.bound(name)):
             keyf = self._family_index("counter", name, keys, target.pos, sc)
-            ctx.emit(_set_counter(keyf, value, op), n.pos)
+            ctx.emit_simple(_set_counter(keyf, value, op), n.pos)
             return
         if name is not None and name in g.variables:
             keyf = self._family_index("variable", name, keys, target.pos, sc)
-            ctx.emit(_set_variable(keyf, value, op), n.pos)
+            ctx.emit_simple(_set_variable(keyf, value, op), n.pos)
             return
         if isinstance(target, ast.Attr):
             self._assign_attr(target, value, op, n, ctx)
@@ -252,7 +303,7 @@ class Compiler:
             def set_face(S, th, fr):
                 for p in _as_pieces(S, obj(S, fr.L)):
                     S.set_face(p, bool(value(S, fr.L)))
-            ctx.emit(set_face, n.pos)
+            ctx.emit_simple(set_face, n.pos)
             return
         if name not in self.game.mutable_attrs:
             raise RuleError(f'attribute "{name}" cannot be changed: declare it under the component\'s '
@@ -268,7 +319,7 @@ class Compiler:
                 d = S.dyn[name]
                 v = combine(d[p] if p in d else S.lay.static[p].get(name), v)
             S.dyn[name][p] = v
-        ctx.emit(set_attr, n.pos)
+        ctx.emit_simple(set_attr, n.pos)
 
     def s_ExprStmt(self, n, ctx):
         call = self._proc_call_target(n.expr)
@@ -279,7 +330,7 @@ class Compiler:
             raise RuleError("this expression does nothing as a statement (did you mean `=` or a call?)",
                             n.pos, "E224")
         f = self.expr(n.expr, ctx.scope)
-        ctx.emit(lambda S, th, fr: f(S, fr.L) and None, n.pos)
+        ctx.emit_simple(lambda S, th, fr: f(S, fr.L) and None, n.pos)
 
     def s_Move(self, n, ctx):
         what = self.expr(n.what, ctx.scope)
@@ -292,7 +343,7 @@ class Compiler:
             if type(dest) is not ZoneRef:
                 raise RuleRuntimeError(f"move needs a zone to move to, got {dest!r}")
             S.move(_as_pieces(S, what(S, fr.L)), dest, place, at(S, fr.L) if at else None, face)
-        ctx.emit(move, n.pos)
+        ctx.emit_simple(move, n.pos)
 
     def s_Draw(self, n, ctx):
         count, src, dst = (self.expr(x, ctx.scope) for x in (n.count, n.source, n.dest))
@@ -302,7 +353,7 @@ class Compiler:
             k = count(S, fr.L)
             source, dest = src(S, fr.L), dst(S, fr.L)
             S.move(S.zones[source][:max(0, k)], dest, None, None, face)
-        ctx.emit(draw, n.pos)
+        ctx.emit_simple(draw, n.pos)
 
     def s_Deal(self, n, ctx):
         count, src, fam = (self.expr(x, ctx.scope) for x in (n.count, n.source, n.family))
@@ -319,11 +370,11 @@ class Compiler:
                     if not zone:
                         return None
                     S.move([zone[0]], table[p], None, None, face)
-        ctx.emit(deal, n.pos)
+        ctx.emit_simple(deal, n.pos)
 
     def s_Shuffle(self, n, ctx):
         z = self.expr(n.zone, ctx.scope)
-        ctx.emit(lambda S, th, fr: S.shuffle(z(S, fr.L)), n.pos)
+        ctx.emit_simple(lambda S, th, fr: S.shuffle(z(S, fr.L)), n.pos)
 
     def s_Flip(self, n, ctx):
         what = self.expr(n.what, ctx.scope)
@@ -332,7 +383,7 @@ class Compiler:
         def flip(S, th, fr):
             for p in _as_pieces(S, what(S, fr.L)):
                 S.set_face(p, (not S.face_up(p)) if face is None else face)
-        ctx.emit(flip, n.pos)
+        ctx.emit_simple(flip, n.pos)
 
     def s_Reveal(self, n, ctx):
         what = self.expr(n.what, ctx.scope)
@@ -347,7 +398,7 @@ class Compiler:
                 players = _as_players(S, to(S, fr.L))
                 for p in pieces:
                     S.reveal_to(p, players)
-        ctx.emit(reveal, n.pos)
+        ctx.emit_simple(reveal, n.pos)
 
     def s_Roll(self, n, ctx):
         what = self.expr(n.what, ctx.scope)
@@ -360,7 +411,7 @@ class Compiler:
                 if not faces:
                     raise RuleRuntimeError(f"{S.lay.static[p]['name']} is not a die (no faces)")
                 values[p] = faces[S.rng.below(len(faces))]
-        ctx.emit(roll, n.pos)
+        ctx.emit_simple(roll, n.pos)
 
     def _chooser(self, by, ctx, pos) -> Callable:
         if by is not None:
@@ -445,7 +496,8 @@ class Compiler:
             return FRAME
         ctx.emit(perform, n.pos)
         ctx.emit(run_action, n.pos)
-        ctx.emit(action_end, n.pos)
+        if self.events_heard is None or "action_end" in self.events_heard:
+            ctx.emit(action_end, n.pos)
 
     def s_Log(self, n, ctx):
         segments = self._log_segments(n, ctx)
@@ -453,7 +505,7 @@ class Compiler:
         def log(S, th, fr):
             if S.logging:
                 S.log.append(log_entry(S, [s if type(s) is str else s(S, fr.L) for s in segments], th))
-        ctx.emit(log, n.pos)
+        ctx.emit_simple(log, n.pos)
 
     def _log_segments(self, n: ast.Log, ctx: _ProcCtx) -> list:
         text, out, i, buf = n.text, [], 0, []
@@ -499,6 +551,8 @@ class Compiler:
     def s_Emit(self, n, ctx):
         event = "event:" + n.event
         self.events_emitted.add(n.event)
+        if self.events_heard is not None and n.event not in self.events_heard:
+            return  # nobody listens: no instruction at all
 
         def emit(S, th, fr):
             proc = S.game.procs.get(event)
@@ -542,7 +596,7 @@ class Compiler:
         def start(S, th, fr):
             fr.L[seq_slot] = list(items(S, it(S, fr.L)))
             fr.L[i_slot] = 0
-        ctx.emit(start, n.pos)
+        ctx.emit_simple(start, n.pos)
         head = ctx.here()
         test = ctx.emit(None, n.pos)
         exit_target: list[int] = []
@@ -565,7 +619,7 @@ class Compiler:
         ctx.loops.append(loop)
         self.block(body, ctx)
         ctx.loops.pop()
-        ctx.emit(_jump(head), None)
+        ctx.emit(_loop_back(head, ctx.proc.pos[head]), ctx.proc.pos[head])
         exit_target.append(ctx.here())
         if loop.breaks:  # a break skips the loop's own cleanup: do it here
             after = ctx.here()
@@ -578,13 +632,13 @@ class Compiler:
             ctx.emit(cleanup, None)
             exit_target[0] = ctx.here()
         for at in loop.continues:
-            ctx.patch_jump(at, head)
+            ctx.proc.code[at] = _loop_back(head, ctx.proc.pos[head])
 
     def s_Repeat(self, n, ctx):
         count = self.expr(n.count, ctx.scope)
         k = next(self.uniq)
         slot = f"$rep{k}"
-        ctx.emit(lambda S, th, fr: fr.L.__setitem__(slot, count(S, fr.L)), n.pos)
+        ctx.emit_simple(lambda S, th, fr: fr.L.__setitem__(slot, count(S, fr.L)), n.pos)
         head = ctx.here()
         test = ctx.emit(None, n.pos)
         exit_target: list[int] = []
@@ -622,6 +676,7 @@ class Compiler:
         body_ctx = _ProcCtx(body_proc, inner, n.var, True)
         self.block(n.body, body_ctx)
         body_ctx.emit(_return(None), n.pos)
+        fuse(body_proc)
         ctx.proc.suspends = True
         var = n.var
 

@@ -14,6 +14,7 @@ from .labels import label, piece_label, player_label, translated, zone_label
 from .logs import decision_entry
 from .state import Pending, State
 from .values import PLAYERS, Piece
+from . import vm as _vm  # module import (not `from .vm import run` per call: a hot path)
 
 DONE = "\x00done"
 PASS = "\x00pass"
@@ -75,7 +76,8 @@ def _piece_key(S: State, p: Piece, viewer: Any, visible: bool) -> tuple:
         return ("h", zone, static["kind"], tuple(static.get(a) for a in comp.public), S.face_up(p))
     if S.lay.zones[zone].ordered:
         return ("p", int(p))
-    dyn = tuple(values.get(p) for values in S.dyn.values()) if S.dyn else ()
+    names = S.game.components[static["kind"]].dyn_names
+    dyn = tuple(S.dyn[a].get(p) for a in names if a in S.dyn)
     return ("v", zone, static["kind"], static["name"], static.get("owner"), S.face.get(p), dyn,
             S.seen.get(p))
 
@@ -115,14 +117,16 @@ def build_options(S: State, pend: Pending) -> None:
             if many_zones or not visible:
                 text += f" ({zone_label(S, S.loc[v])})"
         else:
-            key = ("x", _hashable(v))
+            plain = type(v) is int or type(v) is str  # fast path: same key and text as below
+            key = ("x", v if plain else _hashable(v))
             if key in keys:
                 continue
             keys.add(key)
-            text = v if type(v) is str else label(S, v, viewer)
+            text = str(v) if plain else label(S, v, viewer)
         options.append(v)
         labels.append(text)
-    _disambiguate(S, viewer, options, labels)
+    if pieces:  # only pieces' labels are disambiguated
+        _disambiguate(S, viewer, options, labels)
     if pend.kind == "choose_many" and (len(pend.picked) >= pend.low or pend.optional):
         options.append(DONE)
         labels.append("done")
@@ -161,8 +165,6 @@ def options_of(S: State, player: int) -> list[str]:
 
 def apply_decision(S: State, player: int, index: int) -> None:
     """Apply option `index` of `player`'s pending decision; illegal input changes nothing."""
-    from .vm import run  # late import: vm imports the compiler's instruction signals
-
     if S.over:
         raise IllegalDecision("the game is over")
     th = pending_for(S, player)
@@ -196,7 +198,7 @@ def apply_decision(S: State, player: int, index: int) -> None:
         fr.L[pend.var] = None if value == PASS else value
     th.pending = None
     th.status = "run"
-    run(S)
+    _vm.run(S)
 
 
 def refresh_pending(S: State) -> None:

@@ -39,7 +39,9 @@ class RulebookError(Exception):
             self.code = code
 
     def __str__(self) -> str:
-        return f"{self.pos}: {self.message}"
+        if self.pos.file == UNKNOWN.file:
+            return f"{self.message} [{self.code}]"
+        return f"{self.pos}: {self.message} [{self.code}]"
 
 
 class RuleError(RulebookError):

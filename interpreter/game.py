@@ -26,6 +26,7 @@ class Game:
 
     def __init__(self, definition: GameDef):
         self.d = definition
+        self._setup_checked: dict = {}  # (players, options) -> problems (constraints are pure)
 
     @classmethod
     def load(cls, path: str | Path, variants: Iterable[str | Path] = ()) -> "Game":
@@ -93,10 +94,14 @@ class Game:
         in that language where the rules give them."""
         n = self.default_players if players is None else int(players)
         opts = self.resolve_options(options)
-        problems = self.check_setup(n, opts)
-        if problems:
-            raise InputError("; ".join(problems))
-        layout = get_layout(self.d, n, opts)
+        key = (n, tuple(opts.values()))  # resolve_options keeps the rule file's option order
+        ready = self._setup_checked.get(key)
+        if ready is None:
+            problems = self.check_setup(n, opts)
+            if problems:
+                raise InputError("; ".join(problems))
+            ready = self._setup_checked[key] = get_layout(self.d, n, opts)
+        layout = ready
         S = State(self.d, layout, opts, seed)
         S.lang = lang
         _initialise_slots(S)
@@ -120,6 +125,19 @@ class Game:
 
 
 def _initialise_slots(S: State) -> None:
+    """Counters and variables at their `initial` values. Computed once per layout and copied,
+    unless computing them drew random numbers (then every game computes its own)."""
+    cached = S.lay.initial_slots
+    if cached is not None:
+        S.counters, S.vars = dict(cached[0]), dict(cached[1])
+        return
+    rng_before = S.rng.state
+    _compute_slots(S)
+    if S.rng.state == rng_before:
+        S.lay.initial_slots = (dict(S.counters), dict(S.vars))
+
+
+def _compute_slots(S: State) -> None:
     for key, info in S.lay.counters.items():
         fam = S.game.counters[info.family]
         S.set_counter(key, int(fam.initial(S, {"index": _index(info)})))

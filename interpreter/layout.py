@@ -73,6 +73,8 @@ class Layout:
     counter_index: dict = field(default_factory=dict)
     variables: dict = field(default_factory=dict)
     variable_index: dict = field(default_factory=dict)
+    initial_zones: dict = field(default_factory=dict)  # zone key -> starting pieces
+    initial_slots: tuple | None = None  # (counters, vars) when they never depend on the seed
 
 
 def get_layout(game: GameDef, n: int, options: dict) -> Layout:
@@ -98,6 +100,9 @@ def _build(game: GameDef, n: int, options: dict) -> Layout:
         _slots(game, ctx, fam, lay.variables, lay.variable_index)
     for comp in game.components.values():
         _pieces(game, ctx, lay, comp)
+    lay.initial_zones = {key: [] for key in lay.zones}
+    for piece, key in zip(lay.pieces, lay.start):
+        lay.initial_zones[key].append(piece)
     return lay
 
 

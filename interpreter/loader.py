@@ -137,6 +137,7 @@ class _Builder:
 
     # ------------------------------------------------------------------ sections
     def build(self) -> GameDef:
+        self.compiler.events_heard = self.listened_events()
         self.options()
         self.tables()
         self.boards()
@@ -463,6 +464,12 @@ class _Builder:
         call = ast.ExprStmt(pos, ast.Call(pos, ast.Name(pos, fn.name), [p, ti], {}))
         return [ast.Let(pos, "__ti", ast.Const(pos, 0)),
                 ast.For(pos, "__p", order, [call, ast.Assign(pos, ti, ast.Const(pos, 1), "+=")])]
+
+    def listened_events(self) -> set[str]:
+        """Events some trigger or end condition listens to (emits of others compile to nothing)."""
+        heard = {str(spec.get("on")) for spec in self.section("triggers").values() if isinstance(spec, dict)}
+        heard |= {str(spec.get("at", "round_end")) for spec in self.section("end") if isinstance(spec, dict)}
+        return heard
 
     def events(self) -> None:
         handlers: dict[str, list] = {}

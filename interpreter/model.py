@@ -79,6 +79,11 @@ class ComponentDef:
     labels: dict
     pos: Pos = None
 
+    @property
+    def dyn_names(self) -> tuple:
+        """Attributes of these pieces that can change during a game."""
+        return tuple(self.mutable) + ("pos",)
+
 
 @dataclass
 class Board:
@@ -100,6 +105,7 @@ class Proc:
     suspends: bool = False  # may ask for a decision (directly or through calls)
     calls: set = field(default_factory=set)  # names of procs it calls
     decl_pos: Pos = None
+    simple: set = field(default_factory=set)  # indexes of instructions that never jump or signal
 
 
 @dataclass

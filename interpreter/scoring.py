@@ -18,10 +18,11 @@ def compute_result(S: Any) -> dict:
     sc = S.game.scoring
     scores = []
     keys = []
+    tiebreak = sc.tiebreak if sc.winners is None else []  # winners given: no ranking needed
     for p in S.players:
         L = {"player": p}
         score = _number(sc.score(S, L)) if sc.score is not None else 0
-        tie = [_number(t(S, {"player": p})) for t in sc.tiebreak]
+        tie = [_number(t(S, {"player": p})) for t in tiebreak]
         scores.append(score)
         keys.append(tuple([score] + tie))
     if sc.winners is not None:

@@ -89,7 +89,7 @@ class State:
 
     __slots__ = ("game", "lay", "n", "options", "seed", "rng", "zones", "loc", "face", "dyn",
                  "seen", "grid", "counters", "vars", "threads", "next_tid", "log", "history",
-                 "over", "result", "players", "logging", "decisions", "lang")
+                 "over", "result", "players", "logging", "decisions", "lang", "steps")
 
     def __init__(self, game: GameDef, lay: Layout, options: dict, seed: int):
         self.game = game
@@ -99,10 +99,8 @@ class State:
         self.seed = seed
         self.rng = Rng(seed)
         self.players = PLAYERS[:lay.n]
-        self.zones: dict[str, list] = {key: [] for key in lay.zones}
+        self.zones: dict[str, list] = {key: v[:] for key, v in lay.initial_zones.items()}
         self.loc: list = list(lay.start)
-        for piece, key in zip(lay.pieces, lay.start):
-            self.zones[key].append(piece)
         self.face: dict = {}  # piece -> bool, only where different from the layout's default
         self.dyn: dict = {name: {} for name in game.mutable_attrs}
         self.seen: dict = {}  # piece -> tuple of players who may see it while face down
@@ -118,6 +116,7 @@ class State:
         self.logging = True
         self.decisions = 0
         self.lang: str | None = None  # labels in this language where the rules give one
+        self.steps = 0  # loop iterations since the last decision (not part of the state proper)
 
     # ------------------------------------------------------------------ copying
     def clone(self) -> "State":
@@ -142,6 +141,7 @@ class State:
         s.logging = self.logging
         s.decisions = self.decisions
         s.lang = self.lang
+        s.steps = 0
         return s
 
     # ------------------------------------------------------------------ pieces

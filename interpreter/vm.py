@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import Pos, RuleRuntimeError
+from .scoring import compute_result
 from .state import Frame, State, Thread
 
 DONE, SUSPEND, FRAME, WAIT, END = 0, 1, 2, 3, 4
-STEP_BUDGET = 2_000_000  # instructions between two decisions
+STEP_BUDGET = 1_000_000  # loop iterations between two decisions
 MAX_DEPTH = 200  # nested procedure calls
 
 
@@ -28,9 +29,12 @@ def new_thread(S: State, frames: list, player: Any = None, parent: int | None = 
 
 def run(S: State) -> None:
     """Run every runnable thread until all wait for decisions, or the game is over."""
+    S.steps = 0
     while not S.over:
-        th = next((t for t in S.threads if t.status == "run"), None)
-        if th is None:
+        for th in S.threads:
+            if th.status == "run":
+                break
+        else:
             return
         sig = run_thread(S, th, 0)
         if sig == SUSPEND:
@@ -63,7 +67,6 @@ def finish_game(S: State) -> None:
         S.vars["$final"] = True
         new_thread(S, [Frame(final, 0, {})], parent=-1)
         return
-    from .scoring import compute_result  # late import: scoring compiles against the VM
     S.result = compute_result(S)
     S.over = True
 
@@ -71,23 +74,16 @@ def finish_game(S: State) -> None:
 def run_thread(S: State, th: Thread, base: int) -> int:
     """Run `th` until it suspends, waits, ends the game, or its stack shrinks to `base`."""
     frames = th.frames
-    steps = 0
     fr = None
     try:
         while len(frames) > base:
             fr = frames[-1]
             code = fr.proc.code
-            while True:
-                ins = code[fr.pc]
-                fr.pc += 1
-                sig = ins(S, th, fr)
-                if sig is not None:
-                    break
-                steps += 1
-                if steps > STEP_BUDGET:
-                    raise RuleRuntimeError(
-                        f"more than {STEP_BUDGET} steps without a decision "
-                        f"(in {fr.proc.name}; a loop that never ends?)", code_pos(fr), "E310")
+            sig = None
+            while sig is None:  # the hot loop: fetch, advance, execute
+                pc = fr.pc
+                fr.pc = pc + 1
+                sig = code[pc](S, th, fr)
             if sig == FRAME:
                 if len(frames) > MAX_DEPTH:
                     raise RuleRuntimeError(f"procedure calls nested more than {MAX_DEPTH} deep "
@@ -105,6 +101,15 @@ def run_thread(S: State, th: Thread, base: int) -> int:
     except Exception as exc:  # a rule did something impossible: say where
         raise RuleRuntimeError(_describe(exc), code_pos(fr) if fr else Pos("<rules>"), "E300") from None
     return DONE
+
+
+def count_loop(S: State, pos: Pos) -> None:
+    """Called on every loop back-edge: an endless loop is stopped, naming the loop."""
+    S.steps += 1
+    if S.steps > STEP_BUDGET:
+        S.steps = 0
+        raise RuleRuntimeError(f"more than {STEP_BUDGET} loop iterations without a decision "
+                               "(a loop that never ends?)", pos, "E310")
 
 
 def code_pos(fr: Frame) -> Pos:

@@ -26,7 +26,7 @@ flow:
 
 def errors(text: str, schema: str = "rulebook.schema.json") -> list[str]:
     """`file:line:col: message` for every problem in a document."""
-    return [str(e) for e in validate(load_text(text, "t.yaml"), schema)]
+    return [f"{e.pos}: {e.message}" for e in validate(load_text(text, "t.yaml"), schema)]
 
 
 def with_game(body: str) -> str:

@@ -385,8 +385,8 @@ def is_player(S, x):
     return type(x) is Player
 
 
-@builtin(min_args=1, max_args=2)
-def visible_to(S, piece, p=None):
+@builtin(min_args=2)
+def visible_to(S, piece, p):
     """visible_to(piece, p): can player p see the piece's face?"""
     return S.sees(p, piece)
 

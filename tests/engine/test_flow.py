@@ -291,7 +291,7 @@ flow:
 """)
     with pytest.raises(RuleRuntimeError) as exc:
         game.new_game(2)
-    assert "steps without a decision" in exc.value.message
+    assert "loop iterations without a decision" in exc.value.message
     assert exc.value.pos.line > 0
 
 
@@ -426,3 +426,18 @@ flow:
     S.apply(0, 0)
     assert S.current_players() == [1] and not undo_pick(S, 0)
     assert S.hash() != start
+
+
+def test_id_of_a_table_row_is_its_key(tmp_path):
+    game = load(tmp_path, CARDS + """
+tables:
+  rows: [{id: first, n: 1}, {id: second, n: 2}]
+variables:
+  v: {}
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      do: "v = [r.id for r in rows] + [top(deck).id >= 0]"
+""")
+    assert game.new_game(2).vars["v"] == ["first", "second", True]

@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Random games per second: this project's rule files beside OpenSpiel, in one run.
+
+Four classic games (tic-tac-toe, Kuhn poker, Goofspiel with 13 cards, Liar's Dice with one die
+each) are played with uniformly random moves until they end, for a fixed wall-clock budget per
+cell, by:
+
+* ``rulebook``: our generic interpreter playing ``rules/<game>/game.yaml`` (as ``rulebook
+  simulate`` does: the game log is switched off after setup; chance comes from the in-state seeded
+  generator: shuffles and dice rolls written in the rule file);
+* ``rulebook_log``: the same with the game log on (as ``rulebook play`` does);
+* ``openspiel_cpp``: OpenSpiel's C++ game through ``pyspiel`` (driven from a Python loop);
+* ``openspiel_python``: OpenSpiel's pure-Python game (``python_<name>``) where one ships.
+
+The OpenSpiel columns come from the peer registry of ``tools/bench_peers_openspiel.py`` (chance
+nodes sampled by probability, decisions and each player's simultaneous move uniformly with
+``random.Random(seed)``). All cells are measured in the same process, round-robin, ``--repeat``
+times; the table shows the median of the rounds. By default the budget and the rate use this
+process's CPU time (``--clock cpu``), so that other work on a shared machine does not count;
+``--clock wall`` uses elapsed time.
+
+Usage:
+    python tools/bench_peers.py [--seconds 2] [--repeat 3] [--clock cpu|wall] [--games ...] [--json]
+    python tools/bench_peers.py --profile kuhn_poker [--profile-games 3000] [--top 20]
+"""
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+TOOLS = Path(__file__).resolve().parent
+ROOT = TOOLS.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(TOOLS))
+
+from bench_peers_openspiel import (GAMES, PEERS as OPENSPIEL_PEERS, Peer, PlayOne,  # noqa: E402
+                                   _pyspiel, machine_info)
+
+from interpreter.game import Game  # noqa: E402
+
+RULES = {game: ROOT / "rules" / game / "game.yaml" for game in GAMES}
+
+
+def rulebook_player(game: Game, logging: bool) -> PlayOne:
+    """A ``play_one(seed)``: set up a new game with that seed, random moves until it ends."""
+
+    def play_one(seed: int) -> None:
+        rng = random.Random(seed)
+        state = game.new_game(2, None, seed)
+        state.logging = logging
+        while not state.over:
+            for p in state.current_players():
+                state.apply(p, rng.randrange(len(state.legal_actions(p))))
+                if state.over:
+                    break
+        state.returns()
+
+    return play_one
+
+
+def make_rulebook(logging: bool) -> Callable[[str], Optional[PlayOne]]:
+    def make(game_name: str) -> Optional[PlayOne]:
+        path = RULES.get(game_name)
+        if path is None or not path.exists():
+            return None
+        return rulebook_player(Game.load(path), logging)
+    return make
+
+
+PEERS: list[Peer] = [
+    Peer("rulebook", make_rulebook(logging=False)),
+    Peer("rulebook_log", make_rulebook(logging=True)),
+    *OPENSPIEL_PEERS,
+]
+
+
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+
+
+def bench(play_one: PlayOne, seconds: float, clock: str = "cpu") -> float:
+    """Call ``play_one(seed)`` with seeds 0, 1, ... for ``seconds`` of the clock; games/s.
+
+    ``cpu`` counts this process's CPU time (robust on a shared machine: time spent waiting for
+    the CPU is not counted); ``wall`` is elapsed time (as tools/bench_peers_openspiel.py).
+    """
+    now = CLOCKS[clock]
+    play_one(-1)  # warm-up (lazy imports, caches); not timed
+    games = 0
+    start = now()
+    deadline = start + seconds
+    while True:
+        play_one(games)
+        games += 1
+        t = now()
+        if t >= deadline:
+            return games / (t - start)
+
+
+def run_rounds(games: list[str], peers: list[Peer], seconds: float, repeat: int,
+               clock: str = "cpu") -> dict[str, dict[str, Optional[float]]]:
+    """Median games/s over `repeat` round-robin rounds, for every (game, peer)."""
+    players = {(g, p.name): p.make(g) for g in games for p in peers}
+    samples: dict[tuple, list] = {key: [] for key in players}
+    for _ in range(repeat):
+        for key, play_one in players.items():
+            if play_one is not None:
+                samples[key].append(bench(play_one, seconds, clock))
+    return {g: {p.name: (statistics.median(samples[(g, p.name)]) if samples[(g, p.name)] else None)
+                for p in peers} for g in games}
+
+
+def _ratio(a: Optional[float], b: Optional[float]) -> str:
+    return "—" if a is None or b is None else f"{a / b:.2f}"
+
+
+def format_table(results: dict, peers: list[Peer]) -> str:
+    names = [p.name for p in peers]
+    header = ("| game | " + " | ".join(f"{n} (games/s)" for n in names)
+              + " | rulebook ÷ OpenSpiel Python | rulebook ÷ OpenSpiel C++ |")
+    rule = "|" + " --- |" * (len(names) + 3)
+    rows = []
+    for game, row in results.items():
+        cells = ["—" if row[n] is None else f"{row[n]:,.0f}" for n in names]
+        rows.append(f"| {game} | " + " | ".join(cells) + f" | {_ratio(row['rulebook'], row.get('openspiel_python'))}"
+                    f" | {_ratio(row['rulebook'], row.get('openspiel_cpp'))} |")
+    return "\n".join([header, rule, *rows])
+
+
+def profile(game_name: str, games: int, top: int) -> str:
+    """cProfile of our random playouts of one game: own time by module, then top functions."""
+    play_one = make_rulebook(logging=False)(game_name)
+    play_one(-1)
+    prof = cProfile.Profile()
+    prof.enable()
+    for seed in range(games):
+        play_one(seed)
+    prof.disable()
+    stats = pstats.Stats(prof)
+    total = sum(row[2] for row in stats.stats.values())  # own time of every function
+    by_module: dict[str, float] = {}
+    for (filename, _line, _name), row in stats.stats.items():
+        path = Path(filename)
+        module = (f"interpreter/{path.relative_to(ROOT / 'interpreter')}"
+                  if ROOT / "interpreter" in path.parents else
+                  "builtins (C)" if filename.startswith("~") else
+                  "rule expressions (generated by codegen.py)" if filename.startswith("<") and
+                  ".yaml:" in filename else
+                  "benchmark loop + random" if path.name in ("bench_peers.py", "random.py") else path.name)
+        by_module[module] = by_module.get(module, 0.0) + row[2]
+    lines = [f"{game_name}: {games} random games, {total:.3f} s own time under cProfile", "",
+             "| module | share of own time |", "| --- | --- |"]
+    for module, t in sorted(by_module.items(), key=lambda kv: -kv[1])[:12]:
+        lines.append(f"| {module} | {100 * t / total:.1f} % |")
+    out = io.StringIO()
+    pstats.Stats(prof, stream=out).strip_dirs().sort_stats("tottime").print_stats(top)
+    return "\n".join(lines) + "\n\n" + out.getvalue()
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="wall-clock budget per cell and round")
+    parser.add_argument("--repeat", type=int, default=3, help="round-robin rounds (median reported)")
+    parser.add_argument("--games", nargs="+", choices=sorted(GAMES), default=list(GAMES))
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
+                        help="cpu: process CPU time (default, robust on a shared machine); wall: elapsed")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--profile", choices=sorted(GAMES), help="profile our playouts of one game instead")
+    parser.add_argument("--profile-games", type=int, default=2000)
+    parser.add_argument("--top", type=int, default=20)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.profile:
+        print(profile(args.profile, args.profile_games, args.top))
+        return 0
+    if _pyspiel() is None:
+        print("open_spiel is not installed (pip install open_spiel): OpenSpiel columns are empty",
+              file=sys.stderr)
+    results = run_rounds(args.games, PEERS, args.seconds, args.repeat, args.clock)
+    info = machine_info()
+    if args.json:
+        print(json.dumps({"machine": info, "seconds": args.seconds, "repeat": args.repeat,
+                          "clock": args.clock, "results": results}, indent=2))
+    else:
+        print(f"# {info} — {args.seconds:g} s of {args.clock} time per cell, median of {args.repeat} rounds")
+        print(format_table(results, PEERS))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
