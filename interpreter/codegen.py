@@ -311,6 +311,11 @@ class ExprGen:
         fn = self.game.functions.get(name)
         if fn is not None:
             return self.user_call(fn, n, sc)
+        inline = _INLINE.get(name)
+        if inline is not None and not n.kwargs:
+            src = inline(self, n.args, sc)
+            if src is not None:
+                return src
         b = REGISTRY.get(name)
         if b is None:
             raise RuleError(f'unknown function "{name}"'
@@ -361,13 +366,36 @@ class ExprGen:
         return "(" + "".join(self.source(x, sc) + ", " for x in n.items) + ")"
 
     def x_Comprehension(self, n, sc):
-        iterable = self.source(n.iter, sc)
+        iterable = self.items_source(n.iter, sc)
         inner = Scope(sc)
         ident = f"_v{next(self.uniq)}"
         inner.py[n.var] = ident
         elt = self.source(n.elt, inner)
         cond = f" if {self.source(n.cond, inner)}" if n.cond is not None else ""
-        return f"[{elt} for {ident} in _items(S, {iterable}){cond}]"
+        return f"[{elt} for {ident} in {iterable}{cond}]"
+
+    # ---- inlined collection builtins (no call per element, no lambda objects)
+    def items_source(self, node: ast.Node, sc: Scope) -> str:
+        """Code for the list of elements of `node` (a zone's pieces, a list)."""
+        g = self.game
+        if isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) and not sc.bound(node.obj.id) \
+                and node.obj.id in g.zones:
+            return f"S.zones[{self.family_key('zone', node.obj.id, node.keys, node.pos, sc)}]"
+        if isinstance(node, ast.Name) and not sc.bound(node.id) and node.id in g.zones \
+                and not g.zones[node.id].dims:
+            return f"S.zones[{self.const(ZoneRef(node.id))}]"
+        if isinstance(node, (ast.ListLit, ast.Comprehension)):
+            return self.source(node, sc)
+        return f"_items(S, {self.source(node, sc)})"
+
+    def lambda_parts(self, node: ast.Node, sc: Scope) -> tuple[str, str] | None:
+        """(variable, body code) of a lambda argument, or None."""
+        if not isinstance(node, ast.Lambda):
+            return None
+        inner = Scope(sc)
+        ident = f"_v{next(self.uniq)}"
+        inner.py[node.param] = ident
+        return ident, self.source(node.body, inner)
 
     def x_BinOp(self, n, sc):
         a, b = self.source(n.left, sc), self.source(n.right, sc)
@@ -404,3 +432,54 @@ def _cheap(code: str) -> bool:
 
 def _filename(pos: Pos) -> str:
     return f"<rule {pos}>"
+
+
+# ---------------------------------------------------------------------- inlining
+def _inline_fold(python_fn: str):
+    """count/sum/any/all: f(xs) or f(xs, x => body) as one Python expression."""
+    def inline(gen: ExprGen, args: list, sc: Scope) -> str | None:
+        if len(args) == 1 and not isinstance(args[0], ast.Lambda):
+            seq = gen.items_source(args[0], sc)
+            return f"len({seq})" if python_fn == "count" else f"{python_fn}({seq})"
+        if len(args) == 2:
+            parts = gen.lambda_parts(args[1], sc)
+            if parts is None:
+                return None
+            v, body = parts
+            seq = gen.items_source(args[0], sc)
+            if python_fn == "count":
+                return f"sum(1 for {v} in {seq} if {body})"
+            return f"{python_fn}({body} for {v} in {seq})"
+        return None
+    return inline
+
+
+def _inline_filter(gen: ExprGen, args: list, sc: Scope) -> str | None:
+    parts = gen.lambda_parts(args[1], sc) if len(args) == 2 else None
+    if parts is None:
+        return None
+    v, body = parts
+    return f"[{v} for {v} in {gen.items_source(args[0], sc)} if {body}]"
+
+
+def _inline_map(gen: ExprGen, args: list, sc: Scope) -> str | None:
+    parts = gen.lambda_parts(args[1], sc) if len(args) == 2 else None
+    if parts is None:
+        return None
+    v, body = parts
+    return f"[{body} for {v} in {gen.items_source(args[0], sc)}]"
+
+
+def _inline_len(gen: ExprGen, args: list, sc: Scope) -> str | None:
+    return f"len({gen.items_source(args[0], sc)})" if len(args) == 1 else None
+
+
+def _inline_empty(gen: ExprGen, args: list, sc: Scope) -> str | None:
+    return f"(not {gen.items_source(args[0], sc)})" if len(args) == 1 else None
+
+
+_INLINE: dict[str, Callable] = {
+    "count": _inline_fold("count"), "sum": _inline_fold("sum"), "any": _inline_fold("any"),
+    "all": _inline_fold("all"), "filter": _inline_filter, "map": _inline_map,
+    "len": _inline_len, "empty": _inline_empty,
+}
