@@ -149,13 +149,14 @@ class ExprGen:
         self.errors = errors
         self.uniq = itertools.count()
         self.atomic_calls: list = []
-        self.env: dict[str, Any] = {
+        self.env = game.code_env  # one namespace per game: every generator adds to it
+        self.env.update({
             "Piece": Piece, "_items": items, "_contains": contains, "_getattr": getattr_rt,
             "_mut": mutable_attr, "_index": index_rt, "_missing": missing, "_pindex": piece_index,
             "_node": board_node, "_times": times, "_run_atomic": run_atomic, "_fail": fail,
             "_piece_or_attr_id": piece_or_attr_id,
-        }
-        self.consts: dict[int, str] = {}
+        })
+        self.consts: dict[int, str] = self.env.setdefault("_consts", {})
 
     # ---- entry points
     def function(self, node: ast.Node, sc: Scope) -> Callable:
@@ -352,11 +353,31 @@ class ExprGen:
             raise RuleError(f"{fn.name}() takes {len(fn.params)} argument"
                             f"{'s' if len(fn.params) != 1 else ''} ({', '.join(fn.params)}), "
                             f"got {len(n.args)}", n.pos, "E218")
-        args = "{" + ", ".join(f"{p!r}: {self.source(a, sc)}" for p, a in zip(fn.params, n.args)) + "}"
         if fn.proc is not None:
+            args = "{" + ", ".join(f"{p!r}: {self.source(a, sc)}" for p, a in zip(fn.params, n.args)) + "}"
             self.atomic_calls.append((fn.proc, n.pos))
             return f"_run_atomic(S, {self.const(fn.proc)}, {args})"
-        return f"{self.const(fn)}.expr(S, {args})"  # the body may be compiled later
+        # an expression function is a real Python function (its body may be compiled later:
+        # the name is looked up when the call runs)
+        return f"_f_{fn.name}(S{''.join(', ' + self.source(a, sc) for a in n.args)})"
+
+    def function_def(self, fn: Function, node: ast.Node) -> Callable:
+        """Compile an expression function's body as `_f_<name>(S, *params)`."""
+        sc = Scope()
+        idents = []
+        for i, param in enumerate(fn.params):
+            ident = f"_a{i}_{param}"
+            sc.py[param] = ident
+            idents.append(ident)
+        src = self.source(node, sc)
+        try:
+            f = eval(compile(f"lambda S{''.join(', ' + a for a in idents)}: {src}",
+                             _filename(node.pos), "eval"), self.env)
+        except SyntaxError as exc:  # pragma: no cover - generator bug
+            self.errors.append(RuleError(f"internal: cannot compile function ({exc})", node.pos, "E299"))
+            f = fail
+        self.env[f"_f_{fn.name}"] = f
+        return f
 
     # ---- literals and operators
     def x_ListLit(self, n, sc):

@@ -362,7 +362,7 @@ class _Builder:
             if fn.proc is not None:
                 self.compiler.compile_proc(fn.proc, self.parse(spec["do"]))
             else:
-                fn.expr = self.expr(spec.get("expr"), fn.params)
+                fn.expr = self.compiler.gen.function_def(fn, self.parse_expr_node(spec.get("expr"), fn.pos))
 
     def register_actions(self) -> None:
         acts = self.section("actions")

@@ -183,4 +183,5 @@ class GameDef:
     metadata: dict
     mutable_attrs: set = field(default_factory=set)
     known_attrs: set = field(default_factory=set)  # every attribute name the rules define
+    code_env: dict = field(default_factory=dict)  # namespace of the generated Python code
     layouts: dict = field(default_factory=dict)  # cache: (n, options) -> Layout
