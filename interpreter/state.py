@@ -379,6 +379,12 @@ def _legal_actions(self, player: int) -> list:
     return list(range(len(th.pending.options))) if th is not None else []
 
 
+def _option_count(self, player: int) -> int:
+    """How many options `player` has now (0 if not deciding): cheaper than legal_actions."""
+    th = _decisions.pending_for(self, player)
+    return len(th.pending.options) if th is not None else 0
+
+
 def _option_labels(self, player: int) -> list:
     """Labels of `player`'s legal options, as that player sees them."""
     return _decisions.options_of(self, player)
@@ -417,6 +423,7 @@ def _prompt(self, player: int):
 State.current_players = _current_players
 State.legal_actions = _legal_actions
 State.option_labels = _option_labels
+State.option_count = _option_count
 State.apply = _apply
 State.is_terminal = _is_terminal
 State.returns = _returns

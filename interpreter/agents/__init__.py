@@ -23,7 +23,7 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def choose(self, state: Any, player: int) -> int:
-        return self.rng.randrange(len(state.legal_actions(player)))
+        return int(self.rng.random() * state.option_count(player))
 
 
 class FirstAgent:
@@ -37,7 +37,7 @@ class LastAgent:
     """Always the last option."""
 
     def choose(self, state: Any, player: int) -> int:
-        return len(state.legal_actions(player)) - 1
+        return state.option_count(player) - 1
 
 
 KINDS = ("random", "first", "last", "human", "mcts", "mcts:N")
