@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .decisions import build_options, pending_for
+from .decisions import build_options, labels_of, pending_for
 from .errors import RulebookError
 from .game import Game
 
@@ -87,7 +87,7 @@ def _seen_by(S: Any, viewer: int, mapping: dict | None = None) -> tuple:
             pend.candidates = [mapping.get(c, c) if _is_piece(c) else c for c in pend.candidates]
         if pend.kind != "perform":
             build_options(S, pend)
-        labels = tuple(pend.labels)
+        labels = tuple(labels_of(S, pend))
     view = json.dumps(S.view(viewer), sort_keys=True, default=str)
     return view, tuple(S.log_lines(viewer)), labels
 

@@ -82,7 +82,7 @@ def _piece_key(S: State, p: Piece, viewer: Any, visible: bool) -> tuple:
             S.seen.get(p))
 
 
-def _disambiguate(S: State, viewer: Any, options: list, labels: list) -> None:
+def _disambiguate(S: State, entries: list, labels: list) -> None:
     """Distinct visible pieces that read the same (two players' copies of one card) get their
     owner, or else their zone, appended, so that every option of a decision reads differently."""
     by_text: dict = {}
@@ -92,18 +92,20 @@ def _disambiguate(S: State, viewer: Any, options: list, labels: list) -> None:
         if len(hits) < 2:
             continue
         for i in hits:
-            v = options[i]
-            if type(v) is not Piece or not S.sees(viewer, v):
+            entry = entries[i]
+            if type(entry) is not tuple or not entry[1]:  # not a piece, or a hidden one
                 continue
-            owner = S.lay.static[v].get("owner")
-            extra = player_label(owner) if owner is not None else zone_label(S, S.loc[v])
+            owner = S.lay.static[entry[0]].get("owner")
+            extra = player_label(owner) if owner is not None else zone_label(S, entry[2])
             labels[i] = f"{text} ({extra})"
 
 
 def build_options(S: State, pend: Pending) -> None:
+    """The options of a pending decision. Their labels are made only when someone reads them
+    (labels_of), from what was recorded here, so simulations never spend time on text."""
     viewer = pend.player
     candidates = pend.candidates
-    options, labels, keys = [], [], set()
+    options, entries, keys = [], [], set()
     pieces = [c for c in candidates if type(c) is Piece]
     many_zones = len({S.loc[c] for c in pieces}) > 1 if pieces else False
     cache = pend.cache
@@ -114,32 +116,55 @@ def build_options(S: State, pend: Pending) -> None:
             hit = cache.get(v)
             if hit is None:
                 visible = S.sees(viewer, v)
-                hit = cache[v] = (_piece_key(S, v, viewer, visible),
-                                  piece_label(S, v, viewer if not visible else None), visible)
-            key, text, visible = hit
+                hit = cache[v] = (_piece_key(S, v, viewer, visible), visible)
+            key, visible = hit
             if key in keys:
                 continue
             keys.add(key)
-            if many_zones or not visible:
-                text += f" ({zone_label(S, S.loc[v])})"
+            entry: Any = (v, visible, S.loc[v])
         else:
-            plain = type(v) is int or type(v) is str  # fast path: same key and text as below
+            plain = type(v) is int or type(v) is str
             key = ("x", v if plain else _hashable(v))
             if key in keys:
                 continue
             keys.add(key)
-            text = str(v) if plain else label(S, v, viewer)
+            entry = str(v) if plain else label(S, v, viewer)
         options.append(v)
-        labels.append(text)
-    if pieces:  # only pieces' labels are disambiguated
-        _disambiguate(S, viewer, options, labels)
+        entries.append(entry)
+    tail = None
     if pend.kind == "choose_many" and (len(pend.picked) >= pend.low or pend.optional):
         options.append(DONE)
-        labels.append("done")
+        tail = "done"
     elif pend.kind == "choose" and pend.optional:
         options.append(PASS)
-        labels.append("pass")
-    pend.options, pend.labels = options, labels
+        tail = "pass"
+    pend.options = options
+    pend.labels = None
+    pend.recipe = (many_zones, entries, tail, bool(pieces))
+
+
+def labels_of(S: State, pend: Pending) -> list:
+    """The option labels of a pending decision, as its player sees them."""
+    if pend.labels is not None:
+        return pend.labels
+    many_zones, entries, tail, has_pieces = pend.recipe
+    viewer = pend.player
+    labels = []
+    for entry in entries:
+        if type(entry) is tuple:
+            piece, visible, zone = entry
+            text = piece_label(S, piece, None if visible else viewer)
+            if many_zones or not visible:
+                text += f" ({zone_label(S, zone)})"
+            labels.append(text)
+        else:
+            labels.append(entry)
+    if has_pieces:
+        _disambiguate(S, entries, labels)
+    if tail is not None:
+        labels.append(tail)
+    pend.labels = labels
+    return labels
 
 
 def _hashable(v: Any) -> Any:
@@ -166,7 +191,7 @@ def current_players(S: State) -> list:
 
 def options_of(S: State, player: int) -> list[str]:
     th = pending_for(S, player)
-    return list(th.pending.labels) if th else []
+    return list(labels_of(S, th.pending)) if th else []
 
 
 def apply_decision(S: State, player: int, index: int) -> None:

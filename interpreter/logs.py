@@ -42,7 +42,8 @@ def log_entry(S: Any, values: list, th: Any = None) -> list:
 
 def decision_entry(S: Any, pend: Any, value: Any, index: int) -> list:
     who = player_label(pend.player)
-    text = pend.labels[index]
+    from .decisions import labels_of
+    text = labels_of(S, pend)[index]
     if pend.secret:
         part: Any = [text, "(secret)", [int(pend.player)]]
     elif type(value) is Piece and not all(S.sees(p, value) for p in S.players):

@@ -152,10 +152,10 @@ class _Runner:
         return player, self._match(player, d.get("choose"), pos)
 
     def _aliases(self, player: int) -> list[set]:
-        from .decisions import pending_for
+        from .decisions import labels_of, pending_for
         th = pending_for(self.S, player)
         out = []
-        for value, text in zip(th.pending.options, th.pending.labels):
+        for value, text in zip(th.pending.options, labels_of(self.S, th.pending)):
             names = {text, text.lower()}
             if type(value) is Piece:
                 static = self.S.lay.static[value]

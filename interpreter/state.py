@@ -39,7 +39,7 @@ class Pending:
     """A decision waiting for one player: the legal options and how to read the answer."""
 
     __slots__ = ("player", "kind", "prompt", "candidates", "options", "labels", "low", "high",
-                 "picked", "optional", "var", "secret", "pos", "cache")
+                 "picked", "optional", "var", "secret", "pos", "cache", "recipe")
 
     def __init__(self, player, kind, prompt, candidates, low, high, optional, var, secret, pos):
         self.player = player
@@ -55,13 +55,14 @@ class Pending:
         self.var = var
         self.secret = secret  # made inside a simultaneous block
         self.pos = pos
-        self.cache: dict | None = None  # piece -> (key, label, visible) while picking; not saved
+        self.cache: dict | None = None  # piece -> (key, visible) while picking; not saved
+        self.recipe: tuple | None = None  # what the labels are made from (decisions.labels_of)
 
     def copy(self) -> "Pending":
         p = Pending(self.player, self.kind, self.prompt, self.candidates, self.low, self.high,
                     self.optional, self.var, self.secret, self.pos)
         p.options, p.labels, p.picked = self.options, self.labels, list(self.picked)
-        p.cache = self.cache
+        p.cache, p.recipe = self.cache, self.recipe
         return p
 
 
@@ -261,7 +262,7 @@ class State:
             "seen": {str(int(p)): list(v) for p, v in sorted(self.seen.items())},
             "counters": dict(sorted(self.counters.items())),
             "vars": {k: encode(v) for k, v in sorted(self.vars.items())},
-            "threads": [_thread_json(t) for t in self.threads],
+            "threads": [_thread_json(self, t) for t in self.threads],
             "next_tid": self.next_tid,
             "log": self.log,
             "history": self.history,
@@ -320,7 +321,7 @@ def _tuplify(entry: Any) -> Any:
     return entry
 
 
-def _thread_json(t: Thread) -> dict:
+def _thread_json(S: "State", t: Thread) -> dict:
     data = {
         "tid": t.tid, "status": t.status, "player": None if t.player is None else int(t.player),
         "parent": t.parent, "waiting": t.waiting,
@@ -332,7 +333,7 @@ def _thread_json(t: Thread) -> dict:
         data["pending"] = {
             "player": int(p.player), "kind": p.kind, "prompt": p.prompt,
             "candidates": encode(list(p.candidates)), "options": encode(list(p.options)),
-            "labels": list(p.labels), "low": p.low, "high": p.high,
+            "labels": list(_decisions.labels_of(S, p)), "low": p.low, "high": p.high,
             "picked": encode(list(p.picked)), "optional": p.optional, "var": p.var,
             "secret": p.secret,
         }

@@ -7,7 +7,7 @@ of cell pairs `[[a, b], …]` that count as adjacent although they are not ortho
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 from ..errors import RuleRuntimeError
 from ..values import ZoneRef
