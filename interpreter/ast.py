@@ -181,6 +181,7 @@ class Choose(Node):
     by: Optional[Node] = None
     prompt: Optional[str] = None
     optional: bool = False
+    label: Optional[Node] = None  # how each option is shown (the chosen name bound to it)
 
 
 @dataclass
@@ -201,6 +202,7 @@ class Log(Node):
 @dataclass
 class EndGame(Node):
     reason: Optional[str] = None
+    text_pos: Pos = None  # position of the opening quote
 
 
 @dataclass

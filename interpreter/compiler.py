@@ -18,6 +18,7 @@ from .builtins import items, load_all
 from .codegen import BUILTIN_NAMES, PIECE_ATTRS, ExprGen, Scope, fail
 from .decisions import start_choice, start_perform
 from .errors import Pos, RuleError, RuleRuntimeError, suggest
+from .labels import label
 from .logs import log_entry
 from .model import Function, GameDef, Proc
 from .parser import parse_expr
@@ -432,6 +433,10 @@ class Compiler:
         high = self.expr(n.high, sc) if n.high is not None else None
         mode, optional, prompt, pos = n.count, n.optional, n.prompt, n.pos
         ctx.proc.suspends = True
+        label_key = None
+        if n.label is not None:
+            label_key = f"{ctx.proc.name}@{n.pos.line}:{n.pos.col}"
+            self.game.label_fns[label_key] = (self.expr(n.label, sc), slot)
 
         def choose(S, th, fr):
             L = fr.L
@@ -454,7 +459,7 @@ class Compiler:
             else:
                 lo, hi = low(S, L), high(S, L)
             return start_choice(S, th, fr, who(S, L), candidates, mode, lo, hi, optional, slot,
-                                prompt, pos)
+                                prompt, pos, label_key)
         ctx.emit(choose, n.pos)
 
     def s_Perform(self, n, ctx):
@@ -537,10 +542,11 @@ class Compiler:
         return out
 
     def s_EndGame(self, n, ctx):
-        reason = n.reason
+        segments = self._log_segments(ast.Log(n.pos, n.reason, n.text_pos), ctx) if n.reason else []
 
         def end(S, th, fr):
-            S.vars["end_reason"] = reason
+            S.vars["end_reason"] = "".join(s if type(s) is str else label(S, s(S, fr.L))
+                                           for s in segments) or None
             return END
         ctx.emit(end, n.pos)
 

@@ -86,7 +86,7 @@ def _seen_by(S: Any, viewer: int, mapping: dict | None = None) -> tuple:
         if mapping is not None:
             pend.candidates = [mapping.get(c, c) if _is_piece(c) else c for c in pend.candidates]
         if pend.kind != "perform":
-            build_options(S, pend)
+            build_options(S, pend, th.frames[-1].L)
         labels = tuple(labels_of(S, pend))
     view = json.dumps(S.view(viewer), sort_keys=True, default=str)
     return view, tuple(S.log_lines(viewer)), labels

@@ -22,7 +22,8 @@ SUSPEND = 1
 
 
 def start_choice(S: State, th, fr, who, candidates: list, mode: str, low: int, high: int,
-                 optional: bool, slot: str, prompt: str | None, pos) -> int | None:
+                 optional: bool, slot: str, prompt: str | None, pos, label_key: str | None = None
+                 ) -> int | None:
     if who is None:
         raise RuleRuntimeError("a choice has no player to decide (`by` gave none)")
     n = len(candidates)
@@ -44,7 +45,8 @@ def start_choice(S: State, th, fr, who, candidates: list, mode: str, low: int, h
         kind = "choose_many"
     pend = Pending(PLAYERS[int(who)], kind, prompt, candidates, low, high, optional, slot,
                    th.player is not None, pos)
-    build_options(S, pend)
+    pend.label_key = label_key
+    build_options(S, pend, fr.L)
     th.pending = pend
     return SUSPEND
 
@@ -100,9 +102,10 @@ def _disambiguate(S: State, entries: list, labels: list) -> None:
             labels[i] = f"{text} ({extra})"
 
 
-def build_options(S: State, pend: Pending) -> None:
+def build_options(S: State, pend: Pending, L: dict | None = None) -> None:
     """The options of a pending decision. Their labels are made only when someone reads them
-    (labels_of), from what was recorded here, so simulations never spend time on text."""
+    (labels_of), from what was recorded here, so simulations never spend time on text; a rule's
+    own `label` expression is evaluated here, with the choosing block's locals `L`."""
     viewer = pend.player
     candidates = pend.candidates
     options, entries, keys = [], [], set()
@@ -138,9 +141,21 @@ def build_options(S: State, pend: Pending) -> None:
     elif pend.kind == "choose" and pend.optional:
         options.append(PASS)
         tail = "pass"
+    if pend.label_key is not None:
+        entries = _custom_labels(S, pend, options, L)
     pend.options = options
     pend.labels = None
     pend.recipe = (many_zones, entries, tail, bool(pieces))
+
+
+def _custom_labels(S: State, pend: Pending, options: list, L: dict | None) -> list:
+    fn, slot = S.game.label_fns[pend.label_key]
+    local = dict(L or {})
+    texts = []
+    for v in options:
+        local[slot] = v
+        texts.append(label(S, fn(S, local), pend.player))
+    return texts
 
 
 def labels_of(S: State, pend: Pending) -> list:
@@ -220,7 +235,7 @@ def apply_decision(S: State, player: int, index: int) -> None:
         rest.remove(value)
         pend.candidates = rest
         if len(pend.picked) < pend.high and rest:
-            build_options(S, pend)
+            build_options(S, pend, fr.L)
             return
         value = DONE
     if pend.kind == "choose_many":
@@ -258,7 +273,7 @@ def undo_pick(S: State, player: int) -> bool:
     pend = th.pending.copy()
     value = pend.picked.pop()
     pend.candidates = list(pend.candidates) + [value]
-    build_options(S, pend)
+    build_options(S, pend, th.frames[-1].L)
     th.pending = pend
     S.history.pop()
     S.decisions -= 1

@@ -184,4 +184,5 @@ class GameDef:
     mutable_attrs: set = field(default_factory=set)
     known_attrs: set = field(default_factory=set)  # every attribute name the rules define
     code_env: dict = field(default_factory=dict)  # namespace of the generated Python code
+    label_fns: dict = field(default_factory=dict)  # choose … label EXPR: key -> (function, slot)
     layouts: dict = field(default_factory=dict)  # cache: (n, options) -> Layout

@@ -248,6 +248,10 @@ class _ToAst(Transformer):
             node.prompt = value
         elif key == "optional":
             node.optional = True
+        elif key == "label":
+            if not isinstance(node, ast.Choose):
+                raise RuleError("`label` belongs to `choose` (actions have their own labels)", value.pos, "E202")
+            node.label = value
 
     def _count(self, value):
         if isinstance(value, Token):
@@ -275,6 +279,9 @@ class _ToAst(Transformer):
     def opt_optional(self, c):
         return ("optional", True)
 
+    def opt_label(self, c):
+        return ("label", c[0])
+
     def perform_stmt(self, c):
         names = [(str(t), self.tp(t)) for t in c[1:] if isinstance(t, Token) and t.type == "NAME"]
         node = ast.Perform(self.tp(c[0]), names)
@@ -287,7 +294,9 @@ class _ToAst(Transformer):
         return ast.Log(self.tp(c[0]), _unquote(c[1]), self.tp(c[1]))
 
     def end_stmt(self, c):
-        return ast.EndGame(self.tp(c[0]), _unquote(c[1]) if len(c) > 1 else None)
+        if len(c) > 1:
+            return ast.EndGame(self.tp(c[0]), _unquote(c[1]), self.tp(c[1]))
+        return ast.EndGame(self.tp(c[0]))
 
     def return_stmt(self, c):
         return ast.Return(self.tp(c[0]), c[1] if len(c) > 1 else None)

@@ -39,7 +39,7 @@ class Pending:
     """A decision waiting for one player: the legal options and how to read the answer."""
 
     __slots__ = ("player", "kind", "prompt", "candidates", "options", "labels", "low", "high",
-                 "picked", "optional", "var", "secret", "pos", "cache", "recipe")
+                 "picked", "optional", "var", "secret", "pos", "cache", "recipe", "label_key")
 
     def __init__(self, player, kind, prompt, candidates, low, high, optional, var, secret, pos):
         self.player = player
@@ -57,12 +57,13 @@ class Pending:
         self.pos = pos
         self.cache: dict | None = None  # piece -> (key, visible) while picking; not saved
         self.recipe: tuple | None = None  # what the labels are made from (decisions.labels_of)
+        self.label_key: str | None = None  # the rule's `label` expression, if it gives one
 
     def copy(self) -> "Pending":
         p = Pending(self.player, self.kind, self.prompt, self.candidates, self.low, self.high,
                     self.optional, self.var, self.secret, self.pos)
         p.options, p.labels, p.picked = self.options, self.labels, list(self.picked)
-        p.cache, p.recipe = self.cache, self.recipe
+        p.cache, p.recipe, p.label_key = self.cache, self.recipe, self.label_key
         return p
 
 
@@ -335,7 +336,7 @@ def _thread_json(S: "State", t: Thread) -> dict:
             "candidates": encode(list(p.candidates)), "options": encode(list(p.options)),
             "labels": list(_decisions.labels_of(S, p)), "low": p.low, "high": p.high,
             "picked": encode(list(p.picked)), "optional": p.optional, "var": p.var,
-            "secret": p.secret,
+            "secret": p.secret, "label_key": p.label_key,
         }
     return data
 
@@ -357,6 +358,7 @@ def _thread_from_json(game: GameDef, data: dict, pieces: list) -> Thread:
         pend.options = decode(p["options"], pieces)
         pend.labels = list(p["labels"])
         pend.picked = decode(p["picked"], pieces)
+        pend.label_key = p.get("label_key")
         t.pending = pend
     return t
 

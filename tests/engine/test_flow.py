@@ -441,3 +441,25 @@ flow:
       do: "v = [r.id for r in rows] + [top(deck).id >= 0]"
 """)
     assert game.new_game(2).vars["v"] == ["first", "second", True]
+
+
+def test_choose_with_a_label_expression_and_end_game_text(tmp_path):
+    game = load(tmp_path, CARDS + """
+tables:
+  names: ["north", "south", "east"]
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      turns: seat
+      turn: |
+        choose s from range(3) label names[s] + " district"
+        if s == 2:
+          end_game "{player} chose {names[s]}"
+""")
+    S = game.new_game(2)
+    assert S.option_labels(0) == ["north district", "south district", "east district"]
+    data = S.to_json()
+    assert game.restore(data).option_labels(0) == S.option_labels(0)
+    S.apply(0, 2)
+    assert S.is_terminal() and S.result["reason"] == "P1 chose east"
