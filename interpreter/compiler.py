@@ -253,13 +253,14 @@ class Compiler:
         if call.kwargs or len(call.args) != len(fn.params):
             self.expr(call, ctx.scope)  # reports the arity error
             return
-        args = [self.expr(a, ctx.scope) for a in call.args]
-        params = list(fn.params)
         proc = fn.proc
         ctx.proc.calls.add(proc.name)
+        # one generated function builds the callee's locals: {param: argument, …}
+        src = "{" + ", ".join(f"{p!r}: {self.gen.source(a, ctx.scope)}" for p, a in zip(fn.params, call.args)) + "}"
+        make_locals = eval(compile(f"lambda S, L: {src}", f"<rule {call.pos}>", "eval"), self.gen.env)
 
         def ins(S, th, fr):
-            th.frames.append(Frame(proc, 0, dict(zip(params, [a(S, fr.L) for a in args])), ret))
+            th.frames.append(Frame(proc, 0, make_locals(S, fr.L), ret))
             return FRAME
         ctx.emit(ins, call.pos)
 
