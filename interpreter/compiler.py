@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import operator
+import textwrap
 from typing import Any, Callable
 
 from . import ast
@@ -81,11 +82,26 @@ class _ProcCtx:
         self.proc.simple.add(at)
         return at
 
+    def emit_code(self, body: str, pos: Pos, env: dict) -> int:
+        """A simple instruction generated as Python source (`L` is the frame's locals)."""
+        return self.emit_simple(make_instruction(body, pos, env), pos)
+
     def here(self) -> int:
         return len(self.proc.code)
 
     def patch_jump(self, at: int, target: int) -> None:
         self.proc.code[at] = _jump(target)
+
+
+def make_instruction(body: str, pos: Pos, env: dict) -> Callable:
+    """Compile `def ins(S, th, fr): L = fr.L; <body>`; keeps the body for fusing."""
+    src = "def _ins(S, th, fr):\n    L = fr.L\n" + textwrap.indent(body, "    ") + "\n"
+    scope: dict = {}
+    exec(compile(src, f"<rule {pos}>", "exec"), env, scope)
+    ins = scope["_ins"]
+    ins.body = body
+    ins.env = env
+    return ins
 
 
 def fuse(proc: Proc) -> None:
@@ -105,8 +121,24 @@ def fuse(proc: Proc) -> None:
         while j < n and j in simple:
             j += 1
         if j - i >= 2:
-            code[i] = _fused(tuple(code[i:j]), i, j)
+            run = code[i:j]
+            if all(hasattr(ins, "body") for ins in run):
+                code[i] = _fused_source(run, i, j)
+            else:
+                code[i] = _fused(tuple(run), i, j)
         i = j
+
+
+def _fused_source(run: list, start: int, end: int) -> Callable:
+    """One generated function for a run of generated instructions (no call per statement)."""
+    lines = ["def _blk(S, th, fr):", "    L = fr.L", "    try:"]
+    for k, ins in enumerate(run):
+        lines.append(f"        _k = {start + k + 1}")
+        lines.append(textwrap.indent(ins.body, "        "))
+    lines += ["    except BaseException:", "        fr.pc = _k", "        raise", f"    fr.pc = {end}"]
+    scope: dict = {}
+    exec(compile("\n".join(lines) + "\n", "<rule block>", "exec"), run[0].env, scope)
+    return scope["_blk"]
 
 
 def _fused(instructions: tuple, start: int, end: int) -> Callable:
@@ -137,13 +169,6 @@ def _jump(target: int) -> Callable:
     return jump
 
 
-def _jump_if_false(cond: Callable, target: int) -> Callable:
-    def ins(S, th, fr):
-        if not cond(S, fr.L):
-            fr.pc = target
-    return ins
-
-
 def _return(value: Callable | None) -> Callable:
     def ins(S, th, fr):
         result = value(S, fr.L) if value is not None else None
@@ -168,6 +193,7 @@ class Compiler:
         self.events_emitted: set[str] = set()
         self.events_heard: set[str] | None = None  # events with triggers/end conditions (None: unknown)
         self.gen = ExprGen(game, self.errors)
+        self.gen.env["_setc"] = set_counter_checked
 
     @property
     def atomic_calls(self) -> list:
@@ -236,10 +262,9 @@ class Compiler:
             ctx.scope.names[n.name] = n.name
             self._emit_proc_call(call, n.value, ctx, ret=n.name)
             return
-        value = self.expr(n.value, ctx.scope)
+        value = self.gen.source(n.value, ctx.scope)
         ctx.scope.names[n.name] = n.name
-        slot = n.name
-        ctx.emit_simple(lambda S, th, fr: fr.L.__setitem__(slot, value(S, fr.L)), n.pos)
+        ctx.emit_code(f"L[{n.name!r}] = {value}", n.pos, self.gen.env)
 
     def _proc_call_target(self, node) -> Function | None:
         """The procedure a statement-level call runs through the VM (None: evaluate normally)."""
@@ -273,21 +298,26 @@ class Compiler:
             if call is not None:
                 self._emit_proc_call(call, n.value, ctx, ret=slot)
                 return
-            ctx.emit_simple(_set_local(slot, self.expr(n.value, sc), op), n.pos)
+            value = self.gen.source(n.value, sc)
+            ctx.emit_code(f"L[{slot!r}] = {_combine_src(f'L[{slot!r}]', value, op)}", n.pos, self.gen.env)
             return
-        value = self.expr(n.value, sc)
         name = target.id if isinstance(target, ast.Name) else (
             target.obj.id if isinstance(target, ast.Index) and isinstance(target.obj, ast.Name) else None)
         keys = target.keys if isinstance(target, ast.Index) else []
         g = self.game
         if name is not None and name in g.counters and not (isinstance(target, ast.Index) and sc.bound(name)):
-            keyf = self._family_index("counter", name, keys, target.pos, sc)
-            ctx.emit_simple(_set_counter(keyf, value, op), n.pos)
+            key = self.gen.family_key("counter", name, keys, target.pos, sc)
+            value = self.gen.source(n.value, sc)
+            ctx.emit_code(f"_t = {key}\n_setc(S, _t, {_combine_src('S.counters[_t]', value, op)})",
+                          n.pos, self.gen.env)
             return
         if name is not None and name in g.variables:
-            keyf = self._family_index("variable", name, keys, target.pos, sc)
-            ctx.emit_simple(_set_variable(keyf, value, op), n.pos)
+            key = self.gen.family_key("variable", name, keys, target.pos, sc)
+            value = self.gen.source(n.value, sc)
+            ctx.emit_code(f"_t = {key}\nS.vars[_t] = {_combine_src('S.vars[_t]', value, op)}",
+                          n.pos, self.gen.env)
             return
+        value = self.expr(n.value, sc)
         if isinstance(target, ast.Attr):
             self._assign_attr(target, value, op, n, ctx)
             return
@@ -331,8 +361,7 @@ class Compiler:
         if not isinstance(n.expr, ast.Call):
             raise RuleError("this expression does nothing as a statement (did you mean `=` or a call?)",
                             n.pos, "E224")
-        f = self.expr(n.expr, ctx.scope)
-        ctx.emit_simple(lambda S, th, fr: f(S, fr.L) and None, n.pos)
+        ctx.emit_code(self.gen.source(n.expr, ctx.scope), n.pos, self.gen.env)
 
     def s_Move(self, n, ctx):
         what = self.expr(n.what, ctx.scope)
@@ -552,8 +581,13 @@ class Compiler:
         ctx.emit(end, n.pos)
 
     def s_Return(self, n, ctx):
-        value = self.expr(n.value, ctx.scope) if n.value is not None else None
-        ctx.emit(_return(value), n.pos)
+        if n.value is None:
+            ctx.emit(_return(None), n.pos)
+            return
+        value = self.gen.source(n.value, ctx.scope)
+        ctx.emit(make_instruction(f"result = {value}\nframes = th.frames\nframes.pop()\n"
+                                  "if fr.ret is not None and frames:\n    frames[-1].L[fr.ret] = result\n"
+                                  "return 2  # FRAME", n.pos, self.gen.env), n.pos)
 
     def s_Emit(self, n, ctx):
         event = "event:" + n.event
@@ -585,11 +619,12 @@ class Compiler:
     def s_If(self, n, ctx):
         ends = []
         for cond_node, body in n.branches:
-            cond = self.expr(cond_node, ctx.scope)
+            cond = self.gen.source(cond_node, ctx.scope)
             test = ctx.emit(None, cond_node.pos)
             self.block(body, ctx)
             ends.append(ctx.emit(None, cond_node.pos))
-            ctx.proc.code[test] = _jump_if_false(cond, ctx.here())
+            ctx.proc.code[test] = make_instruction(f"if not ({cond}):\n    fr.pc = {ctx.here()}",
+                                                   cond_node.pos, self.gen.env)
         self.block(n.orelse, ctx)
         for at in ends:
             ctx.patch_jump(at, ctx.here())
@@ -711,37 +746,16 @@ def _combiner(op: str):
     return {"=": None, "+=": operator.add, "-=": operator.sub, "*=": operator.mul}[op]
 
 
-def _set_local(slot, value, op):
-    combine = _combiner(op)
-    if combine is None:
-        return lambda S, th, fr: fr.L.__setitem__(slot, value(S, fr.L))
-
-    def ins(S, th, fr):
-        fr.L[slot] = combine(fr.L[slot], value(S, fr.L))
-    return ins
-
-
-def _set_counter(keyf, value, op):
-    combine = _combiner(op)
-
-    def ins(S, th, fr):
-        key = keyf(S, fr.L)
-        v = value(S, fr.L)
-        if combine is not None:
-            v = combine(S.counters[key], v)
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise RuleRuntimeError(f"counter {key} must hold an integer, got {v!r}")
-        S.set_counter(key, v)
-    return ins
+def _combine_src(current: str, value: str, op: str) -> str:
+    """Source of `current <op>= value`."""
+    if op == "=":
+        return value
+    if op == "*=":
+        return f"_times({current}, {value})"
+    return f"({current} {op[0]} {value})"
 
 
-def _set_variable(keyf, value, op):
-    combine = _combiner(op)
-
-    def ins(S, th, fr):
-        key = keyf(S, fr.L)
-        v = value(S, fr.L)
-        if combine is not None:
-            v = combine(S.vars[key], v)
-        S.vars[key] = v
-    return ins
+def set_counter_checked(S: Any, key: str, v: Any) -> None:
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise RuleRuntimeError(f"counter {key} must hold an integer, got {v!r}")
+    S.set_counter(key, v)

@@ -463,3 +463,24 @@ flow:
     assert game.restore(data).option_labels(0) == S.option_labels(0)
     S.apply(0, 2)
     assert S.is_terminal() and S.result["reason"] == "P1 chose east"
+
+
+def test_runtime_error_names_the_failing_statement_inside_a_block(tmp_path):
+    game = load(tmp_path, CARDS + """
+variables:
+  v: {}
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      do: |
+        let a = 1
+        let b = 2
+        v = a // (b - 2)
+        let c = 3
+""")
+    with pytest.raises(RuleRuntimeError) as exc:
+        game.new_game(2)
+    assert exc.value.message == "division by zero"
+    text = (tmp_path / "game.yaml").read_text().splitlines()
+    assert "v = a // (b - 2)" in text[exc.value.pos.line - 1]
