@@ -131,7 +131,7 @@ def build_options(S: State, pend: Pending, L: dict | None = None) -> None:
             if key in keys:
                 continue
             keys.add(key)
-            entry = str(v) if plain else label(S, v, viewer)
+            entry = str(v) if plain else [v]  # [value]: labelled when read
         options.append(v)
         entries.append(entry)
     tail = None
@@ -172,6 +172,8 @@ def labels_of(S: State, pend: Pending) -> list:
             if many_zones or not visible:
                 text += f" ({zone_label(S, zone)})"
             labels.append(text)
+        elif type(entry) is list:
+            labels.append(label(S, entry[0], viewer))
         else:
             labels.append(entry)
     if has_pieces:
