@@ -37,6 +37,10 @@ def _guard(fn):
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             sys.exit(130)
+        except BrokenPipeError:  # output piped into `head` and the like: stop quietly
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            sys.exit(0)
         except (click.ClickException, click.exceptions.Exit, SystemExit):
             raise
         except Exception as exc:  # noqa: BLE001 - an engine bug: say so, without a traceback
