@@ -732,6 +732,7 @@ class Compiler:
                 L[var] = p
                 new_thread(S, [Frame(body_proc, 0, L)], player=p, parent=th.tid)
             th.waiting = len(players)
+            th.since = len(S.history)
             return WAIT
         ctx.emit(spawn, n.pos)
 

@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .decisions import build_options, labels_of, pending_for
+from .decisions import DONE, PASS, build_options, labels_of, pending_for
 from .errors import RulebookError
 from .game import Game
 
@@ -63,7 +63,7 @@ def perturb(S: Any, viewer: int, rng: random.Random) -> tuple[Any, dict]:
             if not T.sees(viewer, p):
                 static = T.lay.static[p]
                 comp = T.game.components[static["kind"]]
-                sig = (static["kind"], tuple(static.get(a) for a in comp.public), T.face_up(p))
+                sig = (comp.back, tuple(static.get(a) for a in comp.public), T.face_up(p))
                 groups.setdefault(sig, []).append((key, i, p))
     mapping = {}
     for slots in groups.values():
@@ -109,6 +109,83 @@ def audit_hidden(S: Any, rng: random.Random) -> str | None:
     return None
 
 
+def _comparable(S: Any, viewer: int, hide: int) -> tuple:
+    """What `viewer` sees, minus who is still deciding (observable at a real table: you see a
+    player still choosing) and minus `hide`'s "(secret)" decision lines (how many picks)."""
+    view = S.view(viewer)
+    view.pop("waiting_for", None)
+    view.pop("decision", None)
+    text = json.dumps(view, sort_keys=True, default=str)
+    secret = f"P{hide + 1} chooses (secret)"
+    log = tuple(line for line in S.log_lines(viewer) if line != secret)
+    th = pending_for(S, viewer)
+    labels = tuple(labels_of(S, th.pending)) if th is not None else ()
+    return text, log, labels
+
+
+def audit_open_block(game: Game, S: Any, players: int, options: dict, seed: int,
+                     rng: random.Random) -> str | None:
+    """Inside an open simultaneous block, change one secret decision another player already made;
+    nobody else's view, log or options may change (until the block ends and reveals it)."""
+    blocks = [t for t in S.threads if t.status == "wait" and t.since is not None]
+    if not blocks:
+        return None
+    since = blocks[-1].since
+    history = S.history
+    deciding = set(S.current_players())
+    last_of: dict = {}
+    for i in range(since, len(history)):
+        last_of[history[i][0]] = i  # each author's last decision in the open block
+    candidates = [i for a, i in last_of.items() if any(p != a for p in deciding)]
+    if not candidates:
+        return None
+    i = rng.choice(candidates)
+    author, chosen = history[i]
+    R = game.new_game(players, options, seed)
+    R.logging = S.logging
+    for p, k in history[:i]:
+        R.apply(p, k)
+    th = pending_for(R, author)
+    sentinel = {DONE, PASS}
+    opts = th.pending.options
+    same_kind = [j for j in range(len(opts))
+                 if j != chosen and (opts[j] in sentinel) == (opts[chosen] in sentinel)]
+    if not same_kind:
+        return None  # vary which option, never how many picks (that is visible at a table)
+    R.apply(author, rng.choice(same_kind))
+    for p, k in history[i + 1:]:
+        if p not in R.current_players() or k >= R.option_count(p):
+            return (f"P{p + 1}'s options depend on P{author + 1}'s secret choice made earlier in the "
+                    "same simultaneous block (hidden information leaks)")
+        R.apply(p, k)
+    if (author in R.current_players()) != (author in S.current_players()):
+        return None  # the author's progress differs: nothing comparable
+    for viewer in range(players):
+        if viewer == author:
+            continue
+        before, after = _comparable(S, viewer, author), _comparable(R, viewer, author)
+        for what, a, b in zip(("view", "log", "options"), before, after):
+            if a != b:
+                return (f"P{viewer + 1}'s {what} shows P{author + 1}'s secret choice before the "
+                        f"simultaneous block ends (hidden information leaks)\n{_difference(a, b)}")
+    return None
+
+
+def _difference(a: Any, b: Any) -> str:
+    """The first differing part of two views (JSON text), logs or option lists."""
+    if isinstance(a, str) and a.startswith("{"):
+        va, vb = json.loads(a), json.loads(b)
+        for section in sorted(set(va) | set(vb)):
+            if va.get(section) != vb.get(section):
+                sa, sb = va.get(section), vb.get(section)
+                if isinstance(sa, dict) and isinstance(sb, dict):
+                    keys = [k for k in sorted(set(sa) | set(sb)) if sa.get(k) != sb.get(k)]
+                    return "\n".join(f"  {section}.{k}: {sa.get(k)} / {sb.get(k)}" for k in keys[:4])
+                return f"  {section}: {sa} / {sb}"
+    extra = [x for x in a if x not in b] + [x for x in b if x not in a]
+    return "  differs in: " + "; ".join(str(x) for x in extra[:4])
+
+
 def check_game(game: Game, players: int, options: dict, seed: int, audits: int = 3) -> Report:
     """Play one random game with every check on."""
     report = Report()
@@ -119,6 +196,7 @@ def check_game(game: Game, players: int, options: dict, seed: int, audits: int =
         report.fail(f"setup failed: {exc}")
         return report
     initial: dict = {}
+    secret_audits = audits
     limit = game.d.max_decisions
     snapshots = []
     audit_at = set()
@@ -139,6 +217,12 @@ def check_game(game: Game, players: int, options: dict, seed: int, audits: int =
                 if message:
                     report.fail(f"after {S.decisions} decisions: {message}")
                     return report
+        if secret_audits > 0 and any(t.status == "wait" for t in S.threads) and rng.random() < 0.3:
+            secret_audits -= 1
+            message = audit_open_block(game, S, players, options, seed, rng)
+            if message:
+                report.fail(f"after {S.decisions} decisions: {message}")
+                return report
         waiting = S.current_players()
         if not waiting:
             report.fail(f"after {S.decisions} decisions: no one can decide and the game is not over")

@@ -75,7 +75,7 @@ def _piece_key(S: State, p: Piece, viewer: Any, visible: bool) -> tuple:
     static = S.lay.static[p]
     if not visible:
         comp = S.game.components[static["kind"]]
-        return ("h", zone, static["kind"], tuple(static.get(a) for a in comp.public), S.face_up(p))
+        return ("h", zone, comp.back, tuple(static.get(a) for a in comp.public), S.face_up(p))
     if S.lay.zones[zone].ordered:
         return ("p", int(p))
     names = S.game.components[static["kind"]].dyn_names
@@ -141,20 +141,20 @@ def build_options(S: State, pend: Pending, L: dict | None = None) -> None:
     elif pend.kind == "choose" and pend.optional:
         options.append(PASS)
         tail = "pass"
-    if pend.label_key is not None:
-        entries = _custom_labels(S, pend, options, L)
+    custom = None
+    if pend.label_key is not None:  # the rule's `label`: evaluated when read, with these locals
+        custom = (options[:len(entries)], dict(L or {}))
     pend.options = options
     pend.labels = None
-    pend.recipe = (many_zones, entries, tail, bool(pieces))
+    pend.recipe = (many_zones, entries, tail, bool(pieces), custom)
 
 
-def _custom_labels(S: State, pend: Pending, options: list, L: dict | None) -> list:
+def _custom_labels(S: State, pend: Pending, values: list, L: dict) -> list:
     fn, slot = S.game.label_fns[pend.label_key]
-    local = dict(L or {})
     texts = []
-    for v in options:
-        local[slot] = v
-        texts.append(label(S, fn(S, local), pend.player))
+    for v in values:
+        L[slot] = v
+        texts.append(label(S, fn(S, L), pend.player))
     return texts
 
 
@@ -162,8 +162,14 @@ def labels_of(S: State, pend: Pending) -> list:
     """The option labels of a pending decision, as its player sees them."""
     if pend.labels is not None:
         return pend.labels
-    many_zones, entries, tail, has_pieces = pend.recipe
+    many_zones, entries, tail, has_pieces, custom = pend.recipe
     viewer = pend.player
+    if custom is not None:
+        labels = _custom_labels(S, pend, *custom)
+        if tail is not None:
+            labels.append(tail)
+        pend.labels = labels
+        return labels
     labels = []
     for entry in entries:
         if type(entry) is tuple:

@@ -24,7 +24,10 @@ def piece_label(S: Any, piece: int, viewer: Any = None) -> str:
     if viewer is not None and not S.sees(viewer, piece):
         comp = S.game.components[static["kind"]]
         public = [str(static[a]) for a in comp.public if a in static and a not in ("kind", "name")]
-        what = translated(S, comp.labels, comp.label or comp.id.replace("_", " "))
+        if comp.back != comp.id:  # several components share this back: show only the back
+            what = comp.back.replace("_", " ")
+        else:
+            what = translated(S, comp.labels, comp.label or comp.id.replace("_", " "))
         return "hidden " + " ".join([what] + public)
     text = translated(S, static.get("labels"), str(static.get("label") or static["name"]))
     value = S.dyn.get("value", {}).get(piece) if "value" in S.dyn else None

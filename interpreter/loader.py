@@ -24,7 +24,7 @@ BUILTIN_EVENTS = {"game_start", "round_start", "round_end", "phase_start", "phas
                   "turn_start", "turn_end", "action_end"}
 ITEM_RESERVED = {"id", "count", "when", "label", "labels"}
 COMPONENT_RESERVED = {"kind", "per_player", "public", "mutable", "items", "faces", "face",
-                      "start", "label", "labels", "description"}
+                      "start", "label", "labels", "description"}  # `back` is also an attribute
 DEFAULT_MAX_DECISIONS = 100_000
 
 
@@ -278,7 +278,7 @@ class _Builder:
                             items, public, mutable, spec.get("face", "up") != "down",
                             str(spec["start"]) if spec.get("start") else None, faces,
                             str(spec.get("label", cid.replace("_", " "))), dict(spec.get("labels") or {}), pos,
-                            tuple(mutable) + ("pos",))
+                            tuple(mutable) + ("pos",), str(spec.get("back", cid)))
 
     def _dims(self, spec: YMap, pos: Pos) -> list[Dim]:
         dims = []

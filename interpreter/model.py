@@ -80,6 +80,7 @@ class ComponentDef:
     pos: Pos = None
 
     dyn_names: tuple = ()  # attributes of these pieces that can change during a game
+    back: str = ""  # what a hidden piece shows: components with the same back look alike
 
 
 @dataclass

@@ -164,6 +164,7 @@ class _Runner:
                 else:  # anonymous: matched by what can be seen of it (its kind, public attributes)
                     comp = self.S.game.components[static["kind"]]
                     names.add(str(static["kind"]))
+                    names.add(comp.back)
                     names.update(str(static[a]) for a in comp.public if a in static)
             elif isinstance(value, (str, int)):
                 names.add(str(value).lstrip("\x00"))

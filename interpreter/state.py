@@ -70,7 +70,7 @@ class Pending:
 class Thread:
     """A line of rule execution. Simultaneous blocks run one child thread per player."""
 
-    __slots__ = ("tid", "frames", "status", "pending", "player", "parent", "waiting")
+    __slots__ = ("tid", "frames", "status", "pending", "player", "parent", "waiting", "since")
 
     def __init__(self, tid: int, frames: list, player=None, parent: int | None = None):
         self.tid = tid
@@ -80,10 +80,11 @@ class Thread:
         self.player = player
         self.parent = parent
         self.waiting = 0
+        self.since: int | None = None  # decisions taken before its simultaneous block opened
 
     def copy(self) -> "Thread":
         t = Thread(self.tid, [f.copy() for f in self.frames], self.player, self.parent)
-        t.status, t.waiting = self.status, self.waiting
+        t.status, t.waiting, t.since = self.status, self.waiting, self.since
         t.pending = self.pending.copy() if self.pending else None
         return t
 
@@ -325,7 +326,7 @@ def _tuplify(entry: Any) -> Any:
 def _thread_json(S: "State", t: Thread) -> dict:
     data = {
         "tid": t.tid, "status": t.status, "player": None if t.player is None else int(t.player),
-        "parent": t.parent, "waiting": t.waiting,
+        "parent": t.parent, "waiting": t.waiting, "since": t.since,
         "frames": [{"proc": f.proc.name, "pc": f.pc, "ret": f.ret,
                     "L": {k: encode(v) for k, v in f.L.items()}} for f in t.frames],
     }
@@ -350,7 +351,7 @@ def _thread_from_json(game: GameDef, data: dict, pieces: list) -> Thread:
         frames.append(Frame(proc, f["pc"], {k: decode(v, pieces) for k, v in f["L"].items()}, f["ret"]))
     player = None if data["player"] is None else PLAYERS[data["player"]]
     t = Thread(data["tid"], frames, player, data["parent"])
-    t.status, t.waiting = data["status"], data["waiting"]
+    t.status, t.waiting, t.since = data["status"], data["waiting"], data.get("since")
     p = data.get("pending")
     if p is not None:
         pend = Pending(PLAYERS[p["player"]], p["kind"], p["prompt"], decode(p["candidates"], pieces),

@@ -16,7 +16,7 @@ def _piece_view(S: Any, piece: Piece, viewer: Any) -> dict:
     static = S.lay.static[piece]
     if viewer is not None and not S.sees(viewer, piece):
         comp = S.game.components[static["kind"]]
-        out = {"hidden": True, "kind": static["kind"]}
+        out = {"hidden": True, "kind": comp.back}
         for attr in comp.public:
             if attr in static:
                 out[attr] = encode(static[attr])

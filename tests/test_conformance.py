@@ -38,10 +38,13 @@ def _cases(games: int) -> list:
                 cases.append(pytest.param(entry, (), n, opts, seed, id=f"{rel}-{n}p-{label or 'default'}-s{seed}"))
         for variant in variant_files(entry):
             vgame = Game.load(entry, [variant])
-            lo, _ = vgame.player_range
-            n = vgame.default_players
+            valid = configurations(vgame)
+            defaults = vgame.resolve_options({})
+            # the default player count if it is valid with default options, else the first valid one
+            n, opts = next(((n, o) for n, o in valid if o == defaults and n == vgame.default_players),
+                           next(((n, o) for n, o in valid if o == defaults), valid[0]))
             for seed in range(games):
-                cases.append(pytest.param(entry, (variant,), n, vgame.resolve_options({}), seed,
+                cases.append(pytest.param(entry, (variant,), n, opts, seed,
                                           id=f"{rel}+{variant.name}-{n}p-s{seed}"))
     return cases
 

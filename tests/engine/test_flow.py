@@ -484,3 +484,24 @@ flow:
     assert exc.value.message == "division by zero"
     text = (tmp_path / "game.yaml").read_text().splitlines()
     assert "v = a // (b - 2)" in text[exc.value.pos.line - 1]
+
+
+def test_label_expression_on_optional_and_multiple_choices(tmp_path):
+    game = load(tmp_path, CARDS + """
+tables:
+  names: ["north", "south", "east"]
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      turns: seat
+      turn: |
+        choose s from range(3) optional label names[s]
+        choose 1 to 2 xs from range(3) label names[xs]
+""")
+    S = game.new_game(2)
+    assert S.option_labels(0) == ["north", "south", "east", "pass"]
+    S.apply(0, 1)
+    assert S.option_labels(0) == ["north", "south", "east"]
+    S.apply(0, 0)
+    assert S.option_labels(0) == ["south", "east", "done"]

@@ -118,3 +118,45 @@ flow:
 """)
     S = game.new_game(2)
     assert S.option_labels(0) == ["wood", "stone"]
+
+
+BIDS = """
+counters:
+  coins: {per: [player], initial: 5}
+  bid: {per: [player], initial: 0, visibility: VIS}
+flow:
+  rounds: 3
+  phases:
+    - id: bid
+      turns: simultaneous
+      turn: |
+        choose b from range(coins[player] + 1) prompt "Bid"
+        bid[player] = b
+    - id: pay
+      do: |
+        for p in players:
+          coins[p] -= bid[p]
+scoring:
+  score: "coins[player]"
+"""
+
+
+def test_audit_catches_a_secret_choice_shown_before_the_block_ends(tmp_path):
+    from interpreter.conformance import check_game
+    leaky = load(tmp_path, BIDS.replace("VIS", "public"))
+    problems = [p for seed in range(6) for p in check_game(leaky, 3, {}, seed).problems]
+    assert any("before the simultaneous block ends" in p for p in problems)
+
+
+def test_audit_accepts_a_secret_kept_until_the_block_ends(tmp_path):
+    from interpreter.conformance import check_game
+    safe = load(tmp_path, BIDS.replace("VIS", "owner"))
+    assert all(not check_game(safe, 3, {}, seed).problems for seed in range(6))
+
+
+def test_audit_catches_a_log_line_inside_the_block(tmp_path):
+    from interpreter.conformance import check_game
+    leaky = load(tmp_path, BIDS.replace("VIS", "owner").replace(
+        "        bid[player] = b\n", "        bid[player] = b\n        log '{player} bids {b}'\n"))
+    problems = [p for seed in range(6) for p in check_game(leaky, 3, {}, seed).problems]
+    assert any("log shows" in p for p in problems)
