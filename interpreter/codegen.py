@@ -235,8 +235,9 @@ class ExprGen:
         if name == "player":
             raise RuleError('"player" is not defined here (it exists inside turns, actions and '
                             "simultaneous blocks); pass the player in explicitly", n.pos, "E213")
-        raise RuleError(f'unknown name "{name}"{suggest(name, sc.all_names() | self.global_names())}',
-                        n.pos, "E213")
+        hint = suggest(name, sc.all_names() | self.global_names()) or \
+            f" (a text value needs quotes: '{name}')"
+        raise RuleError(f'unknown name "{name}"{hint}', n.pos, "E213")
 
     def family_key(self, kind: str, name: str, keys: list, pos: Pos, sc: Scope) -> str:
         """Code giving the key of zone/counter/variable `name[keys]`."""

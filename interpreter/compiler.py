@@ -466,7 +466,7 @@ class Compiler:
         label_key = None
         if n.label is not None:
             label_key = f"{ctx.proc.name}@{n.pos.line}:{n.pos.col}"
-            self.game.label_fns[label_key] = (self.expr(n.label, sc), slot)
+            self.game.label_fns[label_key] = (self._label_function(n.label, ctx), slot)
 
         def choose(S, th, fr):
             L = fr.L
@@ -570,6 +570,13 @@ class Compiler:
         if buf:
             out.append("".join(buf))
         return out
+
+    def _label_function(self, node: ast.Node, ctx: _ProcCtx) -> Callable:
+        """`label EXPR`, or `label "text {expr}"` filled in like a log line."""
+        if isinstance(node, ast.Const) and isinstance(node.value, str) and "{" in node.value:
+            segments = self._log_segments(ast.Log(node.pos, node.value, node.pos), ctx)
+            return lambda S, L: "".join(s if type(s) is str else label(S, s(S, L)) for s in segments)
+        return self.expr(node, ctx.scope)
 
     def s_EndGame(self, n, ctx):
         segments = self._log_segments(ast.Log(n.pos, n.reason, n.text_pos), ctx) if n.reason else []

@@ -82,7 +82,9 @@ class InputError(RulebookError):
 
 def suggest(name: str, candidates: Iterable[str]) -> str:
     """' (did you mean "x"?)' for the nearest candidate, or ''."""
-    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    candidates = [str(c) for c in candidates]
+    parts = [c for c in candidates if name in c.split("_") and name != c]  # coins → start_coins
+    close = parts[:1] if len(parts) == 1 else difflib.get_close_matches(name, candidates, n=1, cutoff=0.7)
     return f' (did you mean "{close[0]}"?)' if close else ""
 
 

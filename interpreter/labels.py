@@ -23,7 +23,8 @@ def piece_label(S: Any, piece: int, viewer: Any = None) -> str:
     static = S.lay.static[piece]
     if viewer is not None and not S.sees(viewer, piece):
         comp = S.game.components[static["kind"]]
-        public = [str(static[a]) for a in comp.public if a in static and a not in ("kind", "name")]
+        public = [str(static[a]) for a in comp.public
+                  if a in static and a not in ("kind", "name", "back") and static[a] is not None]
         if comp.back != comp.id:  # several components share this back: show only the back
             what = comp.back.replace("_", " ")
         else:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .labels import label, piece_label, player_label
-from .values import Piece
+from .values import Piece, ZoneRef
 
 
 def _parts(S: Any, value: Any) -> list:
@@ -20,6 +20,9 @@ def _parts(S: Any, value: Any) -> list:
         if len(seers) == S.n:
             return [full]
         return [[full, piece_label(S, value, viewer=-1), seers]]
+    if type(value) is ZoneRef:  # a zone in a log line: its pieces, each as the reader may see it
+        pieces = S.zones[value]
+        return _parts(S, list(pieces)) if pieces else ["(empty)"]
     if isinstance(value, list) and any(type(v) is Piece for v in value):
         out: list = []
         for i, v in enumerate(value):

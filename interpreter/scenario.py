@@ -268,8 +268,12 @@ def _scope():
 
 def _show(S: Any, value: Any) -> str:
     from .labels import label
-    if isinstance(value, (int, float, bool)) or value is None:
-        return repr(value) if not isinstance(value, bool) else str(value).lower()
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (int, float)) or value is None:
+        return repr(value) if value is not None else "none"
+    if isinstance(value, list):
+        return "[" + ", ".join(_show(S, v) for v in value) + "]"
     return label(S, value)
 
 

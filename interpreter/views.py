@@ -9,7 +9,7 @@ from typing import Any
 
 from .labels import label, piece_label, zone_label
 from .logs import render
-from .values import Piece, encode
+from .values import Piece, Player, ZoneRef, encode
 
 
 def _piece_view(S: Any, piece: Piece, viewer: Any) -> dict:
@@ -50,7 +50,7 @@ def view(S: Any, viewer: Any = None) -> dict:
         info = S.lay.variables.get(k)
         if k.startswith("$") or (info is not None and not _visible_slot(info, viewer)):
             continue
-        variables[k] = label(S, v, viewer) if _has_piece(v) else encode(v)
+        variables[k] = label(S, v, viewer) if _needs_label(v) else encode(v)
     out = {
         "game": S.game.id, "players": S.n, "round": S.vars.get("round"), "phase": S.vars.get("phase"),
         "viewer": None if viewer is None else int(viewer), "zones": zones,
@@ -72,10 +72,11 @@ def slot_label(info: Any) -> str:
     return f"{info.family} [{', '.join(label(None, i) for i in info.index)}]"
 
 
-def _has_piece(v: Any) -> bool:
-    if type(v) is Piece:
+def _needs_label(v: Any) -> bool:
+    """Pieces, players and zones are shown as people read them, not as JSON tags."""
+    if type(v) in (Piece, Player, ZoneRef):
         return True
-    return isinstance(v, (list, tuple)) and any(type(x) is Piece for x in v)
+    return isinstance(v, (list, tuple)) and any(_needs_label(x) for x in v)
 
 
 def log_lines(S: Any, viewer: Any = None) -> list[str]:

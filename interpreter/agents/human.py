@@ -5,6 +5,7 @@ from typing import Any
 
 from rich.prompt import Prompt
 
+from ..errors import InputError
 from ..render import console, print_view
 
 HELP = "number: choose · u: undo last pick · v: table · l: log · q: quit"
@@ -22,7 +23,11 @@ class HumanAgent:
         for i, text in enumerate(labels, 1):
             console.print(f"  [bold]{i}[/bold]. {text}", highlight=False)
         while True:
-            answer = Prompt.ask(f"P{player + 1}: {prompt} [1-{len(labels)}] ({HELP})").strip().lower()
+            try:
+                answer = Prompt.ask(f"P{player + 1}: {prompt} [1-{len(labels)}] ({HELP})").strip().lower()
+            except EOFError:
+                raise InputError("the input ended before the game did (no answer for "
+                                 f"P{player + 1})") from None
             if answer == "q":
                 raise KeyboardInterrupt
             if answer == "u":

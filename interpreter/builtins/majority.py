@@ -42,7 +42,7 @@ def _check(policy):
         raise RuleRuntimeError(f'unknown tie policy "{policy}"; expected one of {", ".join(POLICIES)}')
 
 
-@builtin(min_args=2, max_args=3)
+@builtin(min_args=2, max_args=3, kwargs=("policy",))
 def places(S, xs, f, policy="share"):
     """places(xs, x => value, policy="share"): the groups of tied elements, best first, each a pair
     [place (0-based), [members]]; policies share/skip_next, dense, drop (see majority.py)."""
@@ -58,7 +58,7 @@ def places(S, xs, f, policy="share"):
     return out
 
 
-@builtin(min_args=2, max_args=3)
+@builtin(min_args=2, max_args=3, kwargs=("policy",))
 def ranking(S, xs, f, policy="share"):
     """ranking(xs, x => value, policy="share"): the place (0-based) of each element of xs, in the
     order of xs (none for an element that takes no place)."""
@@ -69,7 +69,7 @@ def ranking(S, xs, f, policy="share"):
     return [where.get(x) for x in items(S, xs)]
 
 
-@builtin(min_args=3, max_args=4)
+@builtin(min_args=3, max_args=4, kwargs=("policy",))
 def awards_by_place(S, xs, f, points, policy="share"):
     """awards_by_place(xs, x => value, points, policy="share"): what each element earns when places are paid
     `points` (a list: 1st, 2nd, …; missing places pay nothing): a list of [element, amount] for the

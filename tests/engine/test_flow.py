@@ -505,3 +505,26 @@ flow:
     assert S.option_labels(0) == ["north", "south", "east"]
     S.apply(0, 0)
     assert S.option_labels(0) == ["south", "east", "done"]
+
+
+def test_initial_values_and_counts_may_call_rule_functions(tmp_path):
+    game = load(tmp_path, """
+functions:
+  start_money:
+    expr: "3 * player_count"
+components:
+  coin:
+    start: pool
+    items: [{id: coin, count: "start_money()"}]
+zones:
+  pool: {}
+variables:
+  purse: {initial: "start_money() + 1"}
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      do: "pass"
+""")
+    S = game.new_game(3)
+    assert S.vars["purse"] == 10 and len(S.zones["pool"]) == 9
