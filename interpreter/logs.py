@@ -50,7 +50,8 @@ def decision_entry(S: Any, pend: Any, value: Any, index: int) -> list:
     if pend.secret:
         part: Any = [text, "(secret)", [int(pend.player)]]
     elif type(value) is Piece and not all(S.sees(p, value) for p in S.players):
-        seers = [int(p) for p in S.players if S.sees(p, value)]
+        # the chooser reads the option they picked; others see it only if they see the piece
+        seers = sorted({int(p) for p in S.players if S.sees(p, value)} | {int(pend.player)})
         part = [text, piece_label(S, value, viewer=-1), seers]
     else:
         part = text

@@ -101,13 +101,24 @@ class _Runner:
         seed = spec.get("seed", doc.get("seed", 0))
         options = dict(doc.get("options") or {})
         options.update(spec.get("options") or {})
+        self.refused = None
         try:
             self.S = self.game.new_game(players, options, seed)
         except InputError as exc:
+            if "expect_setup_error" in spec:
+                self.refused = exc.message
+                return
             raise ScenarioFailure(f"cannot set up: {exc.message}", spec.pos) from None
         self.rng = random.Random(seed)
 
     def run(self) -> None:
+        wanted = self.spec.get("expect_setup_error")
+        if wanted is not None:  # this configuration must be refused, with this text in the message
+            if self.refused is None:
+                raise ScenarioFailure("the game started, but this setup should be refused", self.spec.pos)
+            if str(wanted) not in self.refused:
+                raise ScenarioFailure(f'refused with "{self.refused}", expected "{wanted}"', self.spec.pos)
+            return
         steps = self.spec.get("steps") or []
         for i, step in enumerate(steps):
             pos = steps.item_pos(i) if isinstance(steps, YSeq) else self.spec.pos
