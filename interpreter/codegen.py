@@ -493,7 +493,10 @@ def _inline_map(gen: ExprGen, args: list, sc: Scope) -> str | None:
 
 
 def _inline_len(gen: ExprGen, args: list, sc: Scope) -> str | None:
-    return f"len({gen.items_source(args[0], sc)})" if len(args) == 1 else None
+    if len(args) != 1:
+        return None
+    seq = gen.items_source(args[0], sc)
+    return None if seq.startswith("_items(") else f"len({seq})"  # maybe a text: use the builtin
 
 
 def _inline_empty(gen: ExprGen, args: list, sc: Scope) -> str | None:

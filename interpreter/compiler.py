@@ -461,7 +461,8 @@ class Compiler:
         who = self._chooser(n.by, ctx, n.pos)
         low = self.expr(n.low, sc) if n.low is not None else None
         high = self.expr(n.high, sc) if n.high is not None else None
-        mode, optional, prompt, pos = n.count, n.optional, n.prompt, n.pos
+        mode, optional, pos = n.count, n.optional, n.pos
+        prompt = self._text_function(n.prompt, pos, ctx) if n.prompt else None
         ctx.proc.suspends = True
         label_key = None
         if n.label is not None:
@@ -489,7 +490,7 @@ class Compiler:
             else:
                 lo, hi = low(S, L), high(S, L)
             return start_choice(S, th, fr, who(S, L), candidates, mode, lo, hi, optional, slot,
-                                prompt, pos, label_key)
+                                prompt(S, L) if prompt else None, pos, label_key)
         ctx.emit(choose, n.pos)
 
     def s_Perform(self, n, ctx):
@@ -503,7 +504,8 @@ class Compiler:
         who = self._chooser(n.by, ctx, n.pos)
         slot = f"$act{next(self.uniq)}"
         who_slot = slot + "who"
-        optional, prompt, pos = n.optional, n.prompt, n.pos
+        optional, pos = n.optional, n.pos
+        prompt_fn = self._text_function(n.prompt, pos, ctx) if n.prompt else None
         ctx.proc.suspends = True
         for act in actions:
             ctx.proc.calls.add(act.proc.name)
@@ -512,7 +514,8 @@ class Compiler:
             p = who(S, fr.L)
             fr.L[who_slot] = p
             legal = [a for a in actions if a.when is None or a.when(S, {"player": p})]
-            return start_perform(S, th, fr, p, legal, optional, slot, prompt, pos)
+            return start_perform(S, th, fr, p, legal, optional, slot,
+                                 prompt_fn(S, fr.L) if prompt_fn else None, pos)
 
         procs = {a.name: a.proc for a in actions}
 
@@ -570,6 +573,13 @@ class Compiler:
         if buf:
             out.append("".join(buf))
         return out
+
+    def _text_function(self, text: str, pos: Pos, ctx: _ProcCtx) -> Callable:
+        """A prompt: plain text, or text with {expr} filled in like a log line."""
+        if "{" not in text:
+            return lambda S, L: text
+        segments = self._log_segments(ast.Log(pos, text, pos), ctx)
+        return lambda S, L: "".join(s if type(s) is str else label(S, s(S, L)) for s in segments)
 
     def _label_function(self, node: ast.Node, ctx: _ProcCtx) -> Callable:
         """`label EXPR`, or `label "text {expr}"` filled in like a log line."""

@@ -89,7 +89,7 @@ class Game:
 
     # ------------------------------------------------------------------ games
     def new_game(self, players: int | None = None, options: dict[str, Any] | None = None,
-                 seed: int = 0, lang: str | None = None) -> State:
+                 seed: int = 0, lang: str | None = None, logging: bool = True) -> State:
         """Set up a new game and run it to the first decision. `lang` (e.g. "pt") shows labels
         in that language where the rules give them."""
         n = self.default_players if players is None else int(players)
@@ -104,6 +104,7 @@ class Game:
         layout = ready
         S = State(self.d, layout, opts, seed)
         S.lang = lang
+        S.logging = logging  # off: no log lines are made at all (simulations)
         _initialise_slots(S)
         new_thread(S, [Frame(self.d.procs["main"], 0, {})])
         run(S)

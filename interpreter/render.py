@@ -75,11 +75,28 @@ def _grouped(pieces: list) -> list[str]:
     return out
 
 
+def grid_lines(cells: list, width: int = 6) -> list[str]:
+    """A grid zone's cells ([x, y, text]) as text rows, with column and row numbers."""
+    xs = [c[0] for c in cells]
+    ys = [c[1] for c in cells]
+    at = {(c[0], c[1]): str(c[2])[:width - 1] for c in cells}
+    lines = ["    " + "".join(f"{x:<{width}}" for x in range(min(xs), max(xs) + 1))]
+    for y in range(min(ys), max(ys) + 1):
+        row = "".join(f"{at.get((x, y), '.'):<{width}}" for x in range(min(xs), max(xs) + 1))
+        lines.append(f"{y:>3} {row}")
+    return lines
+
+
 def print_view(view: dict, player: int) -> None:
     console.rule(f"P{player + 1} — round {view.get('round')}, phase {view.get('phase')}")
     for key, pieces in view["zones"].items():
         name = view.get("zone_labels", {}).get(key, key)
         console.print(f"[bold]{escape(name)}[/bold]: " + ", ".join(_grouped(pieces)))
+    for key, cells in (view.get("grids") or {}).items():
+        name = view.get("zone_labels", {}).get(key, key)
+        console.print(f"[bold]{escape(name)}[/bold] (map):")
+        for line in grid_lines(cells):
+            console.print("   " + line, markup=False, highlight=False)
     if view["counters"]:
         names = view.get("counter_labels", {})
         console.print("[bold]counters[/bold]: " + escape(", ".join(f"{names.get(k, k)} = {v}"

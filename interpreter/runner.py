@@ -22,8 +22,7 @@ def play_game(game: Game, players: int, options: dict, seed: int, agents: list,
               on_decision: Callable | None = None, logging: bool = True,
               lang: str | None = None) -> Played:
     """Play one game to the end with the given agents (one per seat)."""
-    S = game.new_game(players, options, seed, lang)
-    S.logging = logging
+    S = game.new_game(players, options, seed, lang, logging=logging)
     limit = game.d.max_decisions
     while not S.over:
         waiting = S.current_players()

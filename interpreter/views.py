@@ -58,11 +58,46 @@ def view(S: Any, viewer: Any = None) -> dict:
         "counter_labels": {key: slot_label(S.lay.counters[key]) for key in counters},
         "variables": variables, "waiting_for": S.current_players(), "over": S.over,
     }
+    grids = _grids(S, viewer)
+    if grids:
+        out["grids"] = grids
     if viewer is not None and int(viewer) in out["waiting_for"]:
         out["decision"] = {"prompt": S.prompt(viewer), "options": S.option_labels(viewer)}
     if S.result:
         out["result"] = S.result
     return out
+
+
+def _grids(S: Any, viewer: Any) -> dict:
+    """Grid zones as maps: zone key -> [[x, y, text], …], one entry per covered cell."""
+    out = {}
+    for key, cells in S.grid.items():
+        if not cells:
+            continue
+        rows = []
+        for (x, y), (piece, part) in sorted(cells.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+            if viewer is not None and not S.sees(viewer, piece):
+                text = "?"
+            else:
+                text = _cell_text(S, piece, part)
+            rows.append([x, y, text])
+        out[str(key)] = rows
+    return out
+
+
+def _cell_text(S: Any, piece: Any, part: int) -> str:
+    """What a map shows in one cell: the covering part's `type`-like value, else the label."""
+    static = S.lay.static[piece]
+    for attr in ("cells", "types", "type"):
+        value = static.get(attr)
+        if isinstance(value, list) and part < len(value):
+            value = value[part]
+            if isinstance(value, dict):
+                value = value.get("type") or value.get("label") or next(iter(value.values()), "")
+            return str(value)
+        if isinstance(value, str):
+            return value
+    return piece_label(S, piece)
 
 
 def slot_label(info: Any) -> str:

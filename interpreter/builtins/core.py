@@ -5,12 +5,21 @@ from typing import Any, Callable
 
 from ..errors import RuleRuntimeError
 from ..labels import label as label_of
-from ..values import PLAYERS, Family, Piece, Player
+from ..values import PLAYERS, Family, Piece, Player, ZoneRef
 from . import builtin, items
 
 
 def _key(f: Callable | None) -> Callable:
     return f if f is not None else (lambda x: x)
+
+
+def _frozen(v: Any) -> Any:
+    """A hashable stand-in for a value (lists and maps, nested)."""
+    if isinstance(v, (list, tuple)):
+        return tuple(_frozen(x) for x in v)
+    if isinstance(v, dict):
+        return tuple(sorted((k, _frozen(x)) for k, x in v.items()))
+    return v
 
 
 def _sortable(v: Any) -> Any:
@@ -34,7 +43,9 @@ def count(S, xs, f=None):
 
 @builtin(min_args=1, max_args=1)
 def len_(S, xs):
-    """len(xs): number of elements."""
+    """len(xs): number of elements (or of characters of a text)."""
+    if isinstance(xs, str) and not isinstance(xs, (ZoneRef, Family)):
+        return len(xs)
     return len(items(S, xs))
 
 
@@ -169,7 +180,7 @@ def unique(S, xs):
     """unique(xs): elements in first-seen order, without repeats."""
     seen, out = set(), []
     for x in items(S, xs):
-        k = tuple(x) if isinstance(x, list) else x
+        k = _frozen(x)
         if k not in seen:
             seen.add(k)
             out.append(x)

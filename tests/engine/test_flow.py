@@ -528,3 +528,20 @@ flow:
 """)
     S = game.new_game(3)
     assert S.vars["purse"] == 10 and len(S.zones["pool"]) == 9
+
+
+def test_prompt_text_with_values_unique_of_nested_lists_and_len_of_text(tmp_path):
+    game = load(tmp_path, CARDS + """
+variables:
+  v: {}
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      turns: seat
+      turn: |
+        v = [len(unique([[1, [2]], [1, [2]], [3]])), len("abc")]
+        choose c from [1, 2] prompt "{player}, pick a number"
+""")
+    S = game.new_game(2)
+    assert S.prompt(0) == "P1, pick a number" and S.vars["v"] == [2, 3]
