@@ -123,7 +123,20 @@ def play(file, players, seed, options, variants, agents, log_path, as_json, quie
     opts = game.resolve_options(_parse_options(options))
     seats = make_agents(agents, n, seed)
     human = "human" in agents
-    played = play_game(game, n, opts, seed, seats, logging=True, lang=lang)
+    try:
+        played = play_game(game, n, opts, seed, seats, logging=True, lang=lang)
+    except RulebookError as exc:  # show what happened until the rule failed, and keep it
+        S = getattr(exc, "state", None)
+        if S is not None:
+            if not quiet and not as_json and not human:
+                from .render import print_log
+                print_log(S.log_lines(None))
+            if log_path:
+                from .runner import Played
+                data = make_log(game, Played(S, list(S.history)), file, n, opts, seed, list(variants))
+                data["error"] = str(exc)
+                save_log(log_path, data)
+        raise
     S = played.state
     if log_path:
         save_log(log_path, make_log(game, played, file, n, opts, seed, list(variants)))
@@ -243,8 +256,11 @@ def changes(file) -> None:
     raw = load_file(file)
     if not isinstance(raw, YMap) or "extends" not in raw:
         raise InputError(f"{file} does not extend another file: it changes nothing")
+    from pathlib import Path
+    from .overlay import load_chain, resolve_base
+    base, _, _ = load_chain(resolve_base(Path(file).resolve(), raw))
     click.echo(f"{file} extends {raw['extends']}:")
-    for line in describe_changes(raw):
+    for line in describe_changes(raw, base):
         click.echo("  " + line)
 
 

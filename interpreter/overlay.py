@@ -8,6 +8,7 @@ came from, so errors in the merged game still point at what an author wrote.
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 
@@ -198,8 +199,35 @@ def _display(path: Path) -> str:
         return str(path)
 
 
-def describe_changes(raw: YMap) -> list[str]:
-    """Human lines: what an overlay changes (for `rulebook changes`)."""
+def value_at(doc: Any, path: str) -> Any:
+    """The value at a dotted change path in a document, or a KeyError."""
+    node = doc
+    for part in path.split("."):
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list):
+            node = next(it for it in node if isinstance(it, dict) and str(it.get("id")) == part)
+        else:
+            raise KeyError(path)
+    return node
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(_plain(value), ensure_ascii=False)
+    return text if len(text) <= 70 else text[:67] + "…"
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return str(value) if isinstance(value, str) else value
+
+
+def describe_changes(raw: YMap, base: Any = None) -> list[str]:
+    """Human lines: what an overlay changes (for `rulebook changes`), with old → new values
+    when the base document is given."""
     lines = []
     for key in ("id", "name"):
         if isinstance(raw.get("game"), dict) and key in raw["game"]:
@@ -215,7 +243,15 @@ def describe_changes(raw: YMap) -> list[str]:
             where = f" before {change['before']}"
         elif change.get("after"):
             where = f" after {change['after']}"
-        lines.append(f"{pos}: {op} {path}{where}")
+        detail = ""
+        if op == "replace" and base is not None:
+            try:
+                detail = f": {_short(value_at(base, path))} → {_short(change.get('value'))}"
+            except (KeyError, StopIteration):
+                detail = f": → {_short(change.get('value'))}"
+        elif op == "add":
+            detail = f": {_short(change.get('value'))}"
+        lines.append(f"{pos}: {op} {path}{where}{detail}")
     for i, item in enumerate(raw.get("assumptions") or []):
         if isinstance(item, dict):
             lines.append(f"{raw['assumptions'].item_pos(i)}: add assumption {item.get('id')}")

@@ -47,8 +47,9 @@ def print_stats(game: Any, stats: dict) -> None:
     metrics = stats.get("metrics") or {}
     if metrics:
         console.print("metrics: " + ", ".join(f"{k} = {v}" for k, v in metrics.items()), markup=False)
+    import click
     for message in stats.get("error_messages", [])[:5]:
-        err_console.print(message, markup=False)
+        click.echo(message, err=True)  # one unwrapped `file:line:col: message` line each
 
 
 def _piece_text(p: dict) -> str:

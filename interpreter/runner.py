@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .errors import InputError, RuleRuntimeError
+from .errors import InputError, Pos, RuleRuntimeError, RulebookError
 from .game import Game
 
 LOG_FORMAT = 1
@@ -23,6 +23,15 @@ def play_game(game: Game, players: int, options: dict, seed: int, agents: list,
               lang: str | None = None) -> Played:
     """Play one game to the end with the given agents (one per seat)."""
     S = game.new_game(players, options, seed, lang, logging=logging)
+    try:
+        _play(S, game, agents, on_decision)
+    except RulebookError as exc:
+        exc.state = S  # what happened until the failure, for the log
+        raise
+    return Played(S, list(S.history))
+
+
+def _play(S: Any, game: Game, agents: list, on_decision: Callable | None) -> None:
     limit = game.d.max_decisions
     while not S.over:
         waiting = S.current_players()
@@ -36,8 +45,10 @@ def play_game(game: Game, players: int, options: dict, seed: int, agents: list,
             if S.over:
                 break
         if S.decisions > limit:
-            raise RuleRuntimeError(f"the game did not end within {limit} decisions (max_decisions)")
-    return Played(S, list(S.history))
+            raise RuleRuntimeError(
+                f"the game did not end within {limit} decisions: check the end conditions "
+                "(random play may never reach them), or raise `max_decisions` in the rule file",
+                Pos(game.d.files[-1]), "E312")
 
 
 def make_log(game: Game, played: Played, entry: str, players: int, options: dict, seed: int,
