@@ -58,6 +58,8 @@ def mutable_attr(S: Any, value: Any, name: str) -> Any:
 def index_rt(S: Any, value: Any, key: Any) -> Any:
     if type(value) is ZoneRef:
         return S.zones[value][key]
+    if type(value) is Piece:  # piece["attr"] reads an attribute, like piece.attr
+        return mutable_attr(S, value, key) if key in S.dyn else S.lay.static[value].get(key)
     if value is None:
         raise RuleRuntimeError("cannot index none")
     if isinstance(value, dict):

@@ -47,8 +47,18 @@ def zone_label(S: Any, key: str) -> str:
         base = translated(S, fam.labels, base)
     if not info.index:
         return base
-    parts = [player_label(i) if isinstance(i, Player) else str(i) for i in info.index]
+    parts = [_index_label(S, fam, d, i) for d, i in enumerate(info.index)]
     return f"{base} [{', '.join(parts)}]"
+
+
+def _index_label(S: Any, fam: Any, dim: int, value: Any) -> str:
+    """A zone index as people read it: P2 for a player, a board node's label for a node."""
+    if isinstance(value, Player):
+        return player_label(value)
+    if fam is not None and dim < len(fam.dims) and fam.dims[dim].kind == "board":
+        node = S.game.boards[fam.dims[dim].board].nodes.get(value) or {}
+        return str(node.get("label", value))
+    return str(value)
 
 
 def label(S: Any, value: Any, viewer: Any = None) -> str:

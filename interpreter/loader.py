@@ -219,8 +219,8 @@ class _Builder:
             if a not in nodes or b not in nodes:
                 continue
             attrs = {k: freeze(v) for k, v in e.items() if k != "between"}
+            attrs.update(a=a, b=b)  # an edge's ends
             self.compiler.known_attrs.update(attrs)
-            attrs.update(a=a, b=b)
             adj[a].append(b)
             edges[(a, b)] = attrs
             if not directed:

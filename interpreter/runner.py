@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 from .errors import InputError, Pos, RuleRuntimeError, RulebookError
 from .game import Game
+from .overlay import _display
 
 LOG_FORMAT = 1
 
@@ -48,7 +49,7 @@ def _play(S: Any, game: Game, agents: list, on_decision: Callable | None) -> Non
             raise RuleRuntimeError(
                 f"the game did not end within {limit} decisions: check the end conditions "
                 "(random play may never reach them), or raise `max_decisions` in the rule file",
-                Pos(game.d.files[-1]), "E312")
+                Pos(_display(Path(game.d.files[-1]))), "E312")
 
 
 def make_log(game: Game, played: Played, entry: str, players: int, options: dict, seed: int,

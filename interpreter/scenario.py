@@ -204,7 +204,13 @@ class _Runner:
         node = parse_expr(text) if isinstance(text, str) else ast.Const(pos, text)
         f = self.compiler.expr(node, _scope())
         self._raise_compile_errors()
-        if f(self.S, {}):
+        try:
+            ok = f(self.S, {})
+        except RulebookError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a mistake in the expectation itself
+            raise ScenarioFailure(f"cannot evaluate {str(text).strip()}: {type(exc).__name__}: {exc}", pos) from None
+        if ok:
             return
         detail = ""
         if isinstance(node, ast.Compare):
