@@ -22,6 +22,7 @@ import random
 import statistics
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,6 +76,19 @@ def mid_game_states(game: Game, players: int, count: int = 20) -> list:
     return states
 
 
+def memory_costs(game: Game, players: int) -> tuple[float, float]:
+    """(KB of a saved mid-game state as JSON, KB allocated by one clone), averaged."""
+    states = mid_game_states(game, players, count=10)
+    json_kb = sum(len(json.dumps(S.to_json())) for S in states) / len(states) / 1024
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    clones = [S.clone() for S in states]
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    del clones
+    return json_kb, (after - before) / len(states) / 1024
+
+
 def copy_costs(game: Game, players: int) -> tuple[float, float]:
     """Microseconds per clone() and per to_json()+restore(), on mid-game states."""
     states = mid_game_states(game, players)
@@ -118,10 +132,12 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             gps, decisions, played = games_per_second(game, n, args.seconds)
             clone_us, save_us = copy_costs(game, n)
+            json_kb, clone_kb = memory_costs(game, n)
             rows.append({"file": str(path.relative_to(ROOT) if path.is_absolute() else path),
                          "game": game.id, "players": n, "load_ms": round(load_ms, 1),
                          "games_per_s": round(gps, 1), "decisions_per_game": round(decisions, 1),
-                         "games": played, "clone_us": round(clone_us, 1), "save_restore_us": round(save_us, 1)})
+                         "games": played, "clone_us": round(clone_us, 1), "save_restore_us": round(save_us, 1),
+                         "state_json_kb": round(json_kb, 1), "clone_kb": round(clone_kb, 1)})
             print(f"{game.id:24} {n}p  load {load_ms:6.1f} ms  {gps:8.1f} games/s  "
                   f"{decisions:7.1f} decisions/game  clone {clone_us:7.1f} µs  save+restore {save_us:8.1f} µs",
                   flush=True)
@@ -129,11 +145,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Machine: {platform.machine()}, Python {platform.python_version()}, one process; "
           f"grammar build {grammar_ms:.0f} ms once per process.")
     print()
-    print("| game | players | load+check+compile (ms) | random games/s | decisions/game | clone (µs) | save+restore (µs) |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("| game | players | load+check+compile (ms) | random games/s | decisions/game | clone (µs) "
+          "| save+restore (µs) | state as JSON (KB) | one clone (KB) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         print(f"| {r['game']} | {r['players']} | {r['load_ms']} | {r['games_per_s']} | {r['decisions_per_game']} "
-              f"| {r['clone_us']} | {r['save_restore_us']} |")
+              f"| {r['clone_us']} | {r['save_restore_us']} | {r['state_json_kb']} | {r['clone_kb']} |")
     if args.json_out:
         Path(args.json_out).write_text(json.dumps({"grammar_ms": grammar_ms, "rows": rows}, indent=1))
     return 0
