@@ -236,9 +236,7 @@ def apply_decision(S: State, player: int, index: int) -> None:
         S.log.append(decision_entry(S, pend, value, index))
     fr = th.frames[-1]
     if pend.kind == "choose_many" and value not in (DONE, PASS):
-        pend = pend.copy()
-        th.pending = pend
-        pend.picked.append(value)
+        pend.picked.append(value)  # this state's own copy: clones copy pending decisions
         rest = list(pend.candidates)
         rest.remove(value)
         pend.candidates = rest
