@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.scenario import ScenarioFile, _is_scenario
+from interpreter.rulefiles import is_scenario_file
+from interpreter.scenario import ScenarioFile
 
 
 def pytest_collect_file(parent, file_path):
-    if file_path.suffix == ".yaml" and _is_scenario(file_path):
+    if file_path.suffix == ".yaml" and is_scenario_file(file_path):
         return ScenarioYaml.from_parent(parent, path=file_path)
     return None
 

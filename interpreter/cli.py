@@ -215,7 +215,8 @@ def replay(log, as_json) -> None:
 @_guard
 def test_cmd(paths, keyword) -> None:
     """Run YAML scenario tests."""
-    from .scenario import ScenarioFile, find_scenario_files
+    from .rulefiles import find_scenario_files
+    from .scenario import ScenarioFile
 
     files = find_scenario_files(list(paths))
     if not files:

@@ -292,22 +292,3 @@ def _show(S: Any, value: Any) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_show(S, v) for v in value) + "]"
     return label(S, value)
-
-
-def find_scenario_files(paths: list[str]) -> list[Path]:
-    out: list[Path] = []
-    for p in paths:
-        path = Path(p)
-        if path.is_dir():
-            out.extend(sorted(f for f in path.rglob("*.yaml") if _is_scenario(f)))
-        else:
-            out.append(path)
-    return out
-
-
-def _is_scenario(path: Path) -> bool:
-    try:
-        head = path.read_text(encoding="utf-8")
-    except OSError:
-        return False
-    return "\nscenarios:" in head or head.startswith("scenarios:")

@@ -133,10 +133,11 @@ def check_file(path: Path) -> list[str]:
     from interpreter import scenario
     from interpreter.errors import RulebookError, flatten
     from interpreter.game import Game
-    from interpreter.scenario import ScenarioFile, _is_scenario
+    from interpreter.rulefiles import is_scenario_file
+    from interpreter.scenario import ScenarioFile
 
     try:
-        if _is_scenario(path):
+        if is_scenario_file(path):
             scenario._GAMES.clear()  # the guide may have rewritten the game since
             return [r.line() for r in ScenarioFile(path).run_all() if not r.passed]
         Game.load(path)
