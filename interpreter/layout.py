@@ -10,7 +10,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import RuleRuntimeError
+from .errors import UNKNOWN, RuleRuntimeError
 from .model import ComponentDef, Dim, GameDef, StateFamily, ZoneFamily
 from .values import PLAYERS, Piece, ZoneRef, freeze
 
@@ -173,12 +173,7 @@ def _eval(closure: Any, ctx: Any, what: str, locals_: dict | None = None) -> Any
     except Exception as exc:  # the expression used something that does not exist yet
         pos = getattr(closure, "pos", None)
         raise RuleRuntimeError(f"cannot evaluate {what} before the game starts: {exc}",
-                               pos or game_pos(), "E301") from None
-
-
-def game_pos():
-    from .errors import UNKNOWN
-    return UNKNOWN
+                               pos or UNKNOWN, "E301") from None
 
 
 def _pieces(game: GameDef, ctx: Any, lay: Layout, comp: ComponentDef) -> None:

@@ -305,7 +305,7 @@ class State:
         s.vars = {k: decode(v, pieces) for k, v in data["vars"].items()}
         s.threads = [_thread_from_json(game, t, pieces) for t in data["threads"]]
         s.next_tid = data["next_tid"]
-        s.log = [_tuplify(e) for e in data["log"]]
+        s.log = list(data["log"])
         s.history = [list(h) for h in data["history"]]
         s.over = data["over"]
         s.result = data["result"]
@@ -317,10 +317,6 @@ class State:
         """A digest of everything that matters for the rest of the game (and the log)."""
         text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
-def _tuplify(entry: Any) -> Any:
-    return entry
 
 
 def _thread_json(S: "State", t: Thread) -> dict:
