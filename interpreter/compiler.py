@@ -169,15 +169,13 @@ def _jump(target: int) -> Callable:
     return jump
 
 
-def _return(value: Callable | None) -> Callable:
-    def ins(S, th, fr):
-        result = value(S, fr.L) if value is not None else None
-        frames = th.frames
-        frames.pop()
-        if fr.ret is not None and frames:
-            frames[-1].L[fr.ret] = result
-        return FRAME
-    return ins
+def _return_none(S, th, fr):
+    """The end of a procedure (or `return` without a value)."""
+    frames = th.frames
+    frames.pop()
+    if fr.ret is not None and frames:
+        frames[-1].L[fr.ret] = None
+    return FRAME
 
 
 class Compiler:
@@ -204,7 +202,7 @@ class Compiler:
         self.errors.append(RuleError(message, pos, code))
 
     # ------------------------------------------------------------------ entry points
-    def compile_expr(self, text: Any, scope_names: list[str] = (), what: str = "") -> Callable:
+    def compile_expr(self, text: Any, scope_names: list[str] = ()) -> Callable:
         """A YAML string (or number/bool) holding an expression → closure f(S, L)."""
         if isinstance(text, (bool, int, float)) or text is None:
             value = text
@@ -228,7 +226,7 @@ class Compiler:
             chooser = "player"
         ctx = _ProcCtx(proc, scope, chooser, False)
         self.block(body, ctx)
-        ctx.emit(_return(None), proc.decl_pos)
+        ctx.emit(_return_none, proc.decl_pos)
         fuse(proc)
         return proc
 
@@ -236,11 +234,6 @@ class Compiler:
     def expr(self, n: ast.Node, sc: Scope) -> Callable:
         """A compiled function f(S, L) for an expression node (see codegen.py)."""
         return self.gen.function(n, sc)
-
-    def _family_index(self, kind: str, name: str, keys: list, pos: Pos, sc: Scope) -> Callable:
-        """A compiled function giving the key of zone/counter/variable `name[keys]`."""
-        src = self.gen.family_key(kind, name, keys, pos, sc)
-        return eval(compile(f"lambda S, L: {src}", f"<rule {pos}>", "eval"), self.gen.env)
 
     # ------------------------------------------------------------------ statements
     def block(self, stmts: list, ctx: _ProcCtx) -> None:
@@ -599,7 +592,7 @@ class Compiler:
 
     def s_Return(self, n, ctx):
         if n.value is None:
-            ctx.emit(_return(None), n.pos)
+            ctx.emit(_return_none, n.pos)
             return
         value = self.gen.source(n.value, ctx.scope)
         ctx.emit(make_instruction(f"result = {value}\nframes = th.frames\nframes.pop()\n"
@@ -734,7 +727,7 @@ class Compiler:
         inner.names[n.var] = n.var
         body_ctx = _ProcCtx(body_proc, inner, n.var, True)
         self.block(n.body, body_ctx)
-        body_ctx.emit(_return(None), n.pos)
+        body_ctx.emit(_return_none, n.pos)
         fuse(body_proc)
         ctx.proc.suspends = True
         var = n.var
