@@ -78,3 +78,10 @@ def test_conformance_slow(entry, variants, players, options, seed):
     for s in range(SLOW_GAMES):
         report = check_game(game, players, options, 1000 + s, audits=1)
         assert not report.problems, f"seed {1000 + s}:\n" + "\n".join(report.problems)
+
+
+@pytest.mark.parametrize("entry", _entries(), ids=lambda p: str(Path(p).relative_to(ROOT)))
+def test_default_setup_is_playable(entry):
+    """`rulebook play FILE` with no --players or --option must start a game."""
+    game = _game(entry, ())
+    assert not game.check_setup(game.default_players, game.resolve_options({}))
