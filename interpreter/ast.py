@@ -154,6 +154,12 @@ class Shuffle(Node):
 
 
 @dataclass
+class Discard(Node):
+    what: Node
+    face: Optional[bool] = None
+
+
+@dataclass
 class Flip(Node):
     what: Node
     face: Optional[bool] = None

@@ -396,6 +396,19 @@ class Compiler:
                     S.move([zone[0]], table[p], None, None, face)
         ctx.emit_simple(deal, n.pos)
 
+    def s_Discard(self, n, ctx):
+        what = self.expr(n.what, ctx.scope)
+        face = n.face
+
+        def discard(S, th, fr):
+            for p in _as_pieces(S, what(S, fr.L)):
+                dest = S.lay.discard[p]
+                if dest is None:
+                    raise RuleRuntimeError(f'{S.lay.static[p]["name"]} cannot be discarded: its component '
+                                           f'"{S.lay.component[p]}" names no `discard:` zone')
+                S.move([p], dest, None, None, face)
+        ctx.emit_simple(discard, n.pos)
+
     def s_Shuffle(self, n, ctx):
         z = self.expr(n.zone, ctx.scope)
         ctx.emit_simple(lambda S, th, fr: S.shuffle(z(S, fr.L)), n.pos)

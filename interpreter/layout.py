@@ -65,6 +65,7 @@ class Layout:
     component: list = field(default_factory=list)  # per piece: component id
     face_up: list = field(default_factory=list)  # per piece: initial face
     start: list = field(default_factory=list)  # per piece: initial zone key
+    discard: list = field(default_factory=list)  # per piece: the zone `discard` sends it to
     by_component: dict = field(default_factory=dict)
     zones: dict = field(default_factory=dict)  # key -> ZoneInfo
     zone_index: dict = field(default_factory=dict)  # family -> {index: key}
@@ -197,17 +198,21 @@ def _pieces(game: GameDef, ctx: Any, lay: Layout, comp: ComponentDef) -> None:
                 lay.component.append(comp.id)
                 lay.face_up.append(comp.face_up)
                 lay.start.append(_start_zone(lay, comp, owner))
+                lay.discard.append(_family_zone(lay, comp, owner, comp.discard) if comp.discard else None)
                 made.append(piece)
 
 
 def _start_zone(lay: Layout, comp: ComponentDef, owner: Any) -> ZoneRef:
-    if not comp.start:
-        return BOX
-    table = lay.zone_index[comp.start]
+    return _family_zone(lay, comp, owner, comp.start) if comp.start else BOX
+
+
+def _family_zone(lay: Layout, comp: ComponentDef, owner: Any, family: str) -> ZoneRef:
+    """The zone of `family` for a piece: the single zone, or its owner's zone of a per-player family."""
+    table = lay.zone_index[family]
     if () in table:
         return table[()]
     if owner is not None and owner in table:
         return table[owner]
     raise RuleRuntimeError(
-        f'component "{comp.id}" starts in "{comp.start}", which is not a single zone '
+        f'component "{comp.id}" uses zone "{family}", which is not a single zone '
         "(a per-player zone family needs a per_player component)", comp.pos, "E302")

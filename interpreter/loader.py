@@ -24,7 +24,7 @@ BUILTIN_EVENTS = {"game_start", "round_start", "round_end", "phase_start", "phas
                   "turn_start", "turn_end", "action_end"}
 ITEM_RESERVED = {"id", "count", "when", "label", "labels"}
 COMPONENT_RESERVED = {"kind", "per_player", "public", "mutable", "items", "faces", "face",
-                      "start", "label", "labels", "description"}  # `back` is also an attribute
+                      "start", "label", "labels", "description", "discard"}  # `back` is also an attribute
 DEFAULT_MAX_DECISIONS = 100_000
 
 
@@ -278,7 +278,8 @@ class _Builder:
                             items, public, mutable, spec.get("face", "up") != "down",
                             str(spec["start"]) if spec.get("start") else None, faces,
                             str(spec.get("label", cid.replace("_", " "))), dict(spec.get("labels") or {}), pos,
-                            tuple(mutable) + ("pos",), str(spec.get("back", cid)))
+                            tuple(mutable) + ("pos",), str(spec.get("back", cid)),
+                            str(spec["discard"]) if spec.get("discard") else None)
 
     def _dims(self, spec: YMap, pos: Pos) -> list[Dim]:
         dims = []
@@ -545,9 +546,10 @@ class _Builder:
                 continue
         comps = self.game.components
         for comp in comps.values():
-            if comp.start and comp.start not in self.game.zones:
-                self.err(f'component "{comp.id}" starts in unknown zone "{comp.start}"'
-                         f"{suggest(comp.start, self.game.zones)}", comp.pos, "E106")
+            for what, zone in (("starts in", comp.start), ("discards to", comp.discard)):
+                if zone and zone not in self.game.zones:
+                    self.err(f'component "{comp.id}" {what} unknown zone "{zone}"'
+                             f"{suggest(zone, self.game.zones)}", comp.pos, "E106")
         if "main" in self.game.procs and not self.doc.get("flow"):
             self.err("a game needs a `flow`", self.doc.pos, "E107")
 

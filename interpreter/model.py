@@ -81,6 +81,7 @@ class ComponentDef:
 
     dyn_names: tuple = ()  # attributes of these pieces that can change during a game
     back: str = ""  # what a hidden piece shows: components with the same back look alike
+    discard: Optional[str] = None  # the zone family `discard X` sends its pieces to
 
 
 @dataclass

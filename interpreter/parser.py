@@ -219,6 +219,9 @@ class _ToAst(Transformer):
     def shuffle_stmt(self, c):
         return ast.Shuffle(self.tp(c[0]), c[1])
 
+    def discard_stmt(self, c):
+        return ast.Discard(self.tp(c[0]), c[1], self._face(c, 2))
+
     def flip_stmt(self, c):
         return ast.Flip(self.tp(c[0]), c[1], self._face(c, 2))
 

@@ -545,3 +545,42 @@ flow:
 """)
     S = game.new_game(2)
     assert S.prompt(0) == "P1, pick a number" and S.vars["v"] == [2, 3]
+
+
+DISCARDS = """
+components:
+  card:
+    start: hand
+    per_player: true
+    discard: used
+    items: [{id: a}, {id: b}]
+  coin:
+    start: bank
+    items: [{id: coin, count: 2}]
+zones:
+  hand: {per: [player]}
+  used: {per: [player]}
+  bank: {}
+  discard: {}
+variables:
+  v: {}
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      do: |
+        discard hand[0] face down
+        move top(bank) to discard
+        v = [count(used[0]), count(hand[1]), count(discard), all(used[0], c => not c.face_up)]
+"""
+
+
+def test_discard_sends_pieces_to_their_components_discard_zone(tmp_path):
+    # `discard` is a statement and still a zone name in expressions
+    assert load(tmp_path, DISCARDS).new_game(2).vars["v"] == [2, 2, 1, True]
+
+
+def test_discard_of_a_component_without_a_discard_zone_is_an_error(tmp_path):
+    game = load(tmp_path, DISCARDS + "        discard bank\n")
+    with pytest.raises(RuleRuntimeError, match="names no `discard:` zone"):
+        game.new_game(2)
