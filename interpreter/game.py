@@ -1,7 +1,7 @@
 """The entry point for programs: load a rule file, start games, restore saved ones.
 
     from interpreter import Game
-    game = Game.load("rules/dogs_day/game.yaml")
+    game = Game.load("my_game/game.yaml")
     state = game.new_game(players=4, seed=1)
     while not state.is_terminal():
         p = state.current_players()[0]

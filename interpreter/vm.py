@@ -16,7 +16,7 @@ from .scoring import compute_result
 from .state import Frame, State, Thread
 
 DONE, SUSPEND, FRAME, WAIT, END = 0, 1, 2, 3, 4
-STEP_BUDGET = 1_000_000  # loop iterations between two decisions
+STEP_BUDGET = 1_000_000  # loop iterations allowed from one decision to the next
 MAX_DEPTH = 200  # nested procedure calls
 
 

@@ -511,5 +511,5 @@ def line_partition(cells: Iterable, scores: list, links: Any = None) -> int:
 def grid_line_partition(S, cells, scores, links=None):
     """grid_line_partition(cells, scores, links=[]): the best total of scores[len] over the ways of
     cutting the cells into straight horizontal or vertical lines of consecutive cells (a link
-    between two cells of one row or column joins them); lines longer than the table are split."""
+    joining two cells of one row or column joins them); lines longer than the table are split."""
     return line_partition(cells, scores, links)
