@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .errors import InputError, suggest
-from .layout import get_layout
+from .layout import StaticContext, get_layout
 from .loader import load_game
 from .model import GameDef
-from .state import Frame, State
+from .state import State
+from .threads import Frame
 from .vm import new_thread, run
 
 
@@ -74,7 +75,6 @@ class Game:
         lo, hi = self.player_range
         if not lo <= players <= hi:
             return [f"{self.d.name} is for {lo}–{hi} players, not {players}"]
-        from .layout import StaticContext
         ctx = StaticContext(self.d, players, options)
         problems = []
         for check in self.d.constraints:
