@@ -131,8 +131,9 @@ def fuse(proc: Proc, env: dict) -> None:
         while j < n and j in simple:
             units.append(j)
             j = getattr(code[j], "span_end", j + 1)
-        if len(units) >= 2:
-            code[i] = _fused_source([(k, _body_of(code[k], env)) for k in units], j, env)
+        tail = _tail_of(code[j], j, env) if j < n else None
+        if len(units) >= 2 or tail is not None:
+            code[i] = _fused_source([(k, _body_of(code[k], env)) for k in units], j, env, tail)
         i = j
 
 
@@ -147,13 +148,35 @@ def _body_of(ins: Callable, env: dict) -> str:
     return body
 
 
-def _fused_source(run: list, end: int, env: dict) -> Callable:
-    """One generated function for a run of simple instructions (no VM dispatch between them)."""
+def _tail_of(ins: Callable, at: int, env: dict) -> str | None:
+    """Source that runs the instruction after a run of simple ones exactly as the VM would
+    (its program counter already advanced) and returns its signal: a jump or test inline,
+    anything else as a call."""
+    if ins is None:
+        return None
+    target = getattr(ins, "jump_to", None)
+    if target is not None:
+        return f"fr.pc = {target}"
+    if getattr(ins, "env", None) is not None:  # generated source (an `if` test, a `return`)
+        return ins.body
+    name = f"_tail{len(env.setdefault('_instructions', []))}"
+    env["_instructions"].append(ins)
+    env[name] = ins
+    return f"return {name}(S, th, fr)"
+
+
+def _fused_source(run: list, end: int, env: dict, tail: str | None = None) -> Callable:
+    """One generated function for a run of simple instructions and the instruction after them
+    (no VM dispatch in between). With a tail, `end` is the tail's index."""
     lines = ["def _blk(S, th, fr):", "    L = fr.L", "    try:"]
     for at, body in run:
         lines.append(f"        _k = {at + 1}")
         lines.append(textwrap.indent(body, "        "))
-    lines += ["    except BaseException:", "        fr.pc = _k", "        raise", f"    fr.pc = {end}"]
+    if tail is not None:
+        lines += [f"        fr.pc = {end + 1}", f"        _k = {end + 1}", textwrap.indent(tail, "        ")]
+    lines += ["    except BaseException:", "        fr.pc = _k", "        raise"]
+    if tail is None:
+        lines.append(f"    fr.pc = {end}")
     scope: dict = {}
     exec(compile("\n".join(lines) + "\n", "<rule block>", "exec"), env, scope)
     return scope["_blk"]
@@ -170,6 +193,7 @@ def _loop_back(target: int, pos: Pos) -> Callable:
 def _jump(target: int) -> Callable:
     def jump(S, th, fr):
         fr.pc = target
+    jump.jump_to = target
     return jump
 
 
@@ -612,7 +636,8 @@ class Compiler:
         def perform(S, th, fr):
             p = who(S, fr.L)
             fr.L[who_slot] = p
-            legal = [a for a in actions if a.when is None or a.when(S, {"player": p})]
+            env = {"player": p}  # `when` conditions only read it: one dict for all of them
+            legal = [a for a in actions if a.when is None or a.when(S, env)]
             return start_perform(S, th, fr, p, legal, optional, slot,
                                  prompt_fn(S, fr.L) if prompt_fn else None, pos)
 

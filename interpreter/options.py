@@ -44,8 +44,15 @@ def build_options(S: Any, pend: Pending, L: dict | None = None) -> None:
     a hidden piece by where it is and what can be seen of it, a visible piece in an ordered zone
     by itself, a visible piece elsewhere by where it is and everything that can be seen of it.
     The parts of the key that never change are fixed in the layout."""
-    viewer = pend.player
     candidates = pend.candidates
+    for v in candidates:
+        t = type(v)
+        if t is not int and t is not str:
+            break
+    else:  # only numbers and texts (the common case): no keys, labels are the values as text
+        _finish(pend, list(dict.fromkeys(candidates)), None, False, False, L)
+        return
+    viewer = pend.player
     options, entries, keys = [], [], set()
     cache = pend.cache
     loc = S.loc
@@ -78,17 +85,23 @@ def build_options(S: Any, pend: Pending, L: dict | None = None) -> None:
     if cache is not None and zone_set is None:  # a later pick of the same choice
         zone_set = {loc[v] for v in candidates if type(v) is Piece}
     has_pieces = zone_set is not None and bool(zone_set)
-    many_zones = has_pieces and len(zone_set) > 1
+    _finish(pend, options, entries, has_pieces and len(zone_set) > 1, has_pieces, L)
+
+
+def _finish(pend: Pending, options: list, entries: list | None, many_zones: bool, has_pieces: bool,
+            L: dict | None) -> None:
+    """Add the closing option (done / pass) and record how to make the labels. `entries` None:
+    every option is a number or a text, shown as itself."""
     tail = None
+    custom = None
+    if pend.label_key is not None:  # the rule's `label`: evaluated when read, with these locals
+        custom = (options[:], dict(L or {}))
     if pend.kind == "choose_many" and (len(pend.picked) >= pend.low or pend.optional):
         options.append(DONE)
         tail = "done"
     elif pend.kind == "choose" and pend.optional:
         options.append(PASS)
         tail = "pass"
-    custom = None
-    if pend.label_key is not None:  # the rule's `label`: evaluated when read, with these locals
-        custom = (options[:len(entries)], dict(L or {}))
     pend.options = options
     pend.labels = None
     pend.recipe = (many_zones, entries, tail, has_pieces, custom)
@@ -142,6 +155,12 @@ def labels_of(S: Any, pend: Pending) -> list:
     viewer = pend.player
     if custom is not None:
         labels = _custom_labels(S, pend, *custom)
+        if tail is not None:
+            labels.append(tail)
+        pend.labels = labels
+        return labels
+    if entries is None:
+        labels = [str(v) for v in (pend.options[:-1] if tail is not None else pend.options)]
         if tail is not None:
             labels.append(tail)
         pend.labels = labels

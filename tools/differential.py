@@ -3,7 +3,7 @@
 
 For every playable rule file (each game's entry files and its variants under rules/, and the
 rule files under tests/fixtures/), every allowed player count and a few option settings, it
-plays seeded random games and records one SHA-256 per game over: every decision taken, the log
+plays seeded random games and records one digest per game (SHA-256, 12 hex digits) over: every decision taken, the log
 as each player and the omniscient reader see it, the final state's hash, the returns and the
 winners. tests/engine/test_differential.py replays the same games with the current engine
 (through every execution path it has) and compares.
@@ -94,7 +94,7 @@ def play_digest(game: Game, players: int, options: dict, seed: int,
         "log": [S.log_lines(None)] + [S.log_lines(p) for p in range(players)],
     }
     text = json.dumps(record, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:24]
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,15 +105,16 @@ def main(argv: list[str] | None = None) -> int:
                     help="games per configuration with an option moved off its default")
     ap.add_argument("--out", required=True, help="JSON file to write")
     args = ap.parse_args(argv)
-    data: dict[str, list[str]] = {}
+    data: dict[str, str] = {}
     t0 = time.process_time()
     for key, entry, variants, n, opts in configurations():
         game = Game.load(ROOT / entry, [ROOT / v for v in variants])
         games = args.games if not opts else args.option_games
-        data[key] = [play_digest(game, n, opts, seed) for seed in range(games)]
+        data[key] = " ".join(play_digest(game, n, opts, seed) for seed in range(games))
         print(f"{time.process_time() - t0:7.1f}s  {key}", file=sys.stderr, flush=True)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(json.dumps({"digests": data}, indent=0) + "\n")
+    lines = ",\n".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in data.items())
+    Path(args.out).write_text('{"digests": {\n' + lines + "\n}}\n")
     return 0
 
 
