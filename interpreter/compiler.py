@@ -154,6 +154,9 @@ def _tail_of(ins: Callable, at: int, env: dict) -> str | None:
     anything else as a call."""
     if ins is None:
         return None
+    src = getattr(ins, "tail_src", None)
+    if src is not None:
+        return src
     target = getattr(ins, "jump_to", None)
     if target is not None:
         return f"fr.pc = {target}"
@@ -206,6 +209,11 @@ def _return_none(S, th, fr):
     return FRAME
 
 
+# The same as source, for the end of a fused run (see _tail_of): 2 is FRAME.
+_return_none.tail_src = ("frames = th.frames\nframes.pop()\nif fr.ret is not None and frames:\n"
+                         "    frames[-1].L[fr.ret] = None\nreturn 2")
+
+
 class Compiler:
     """Compiles DSL ASTs of one game, collecting every error it finds."""
 
@@ -221,6 +229,7 @@ class Compiler:
         self.gen = ExprGen(game, self.errors)
         self.gen.env["_setc"] = set_counter_checked
         self.gen.env["_count_loop"] = count_loop
+        self.gen.env["_Frame"] = Frame
 
     @property
     def atomic_calls(self) -> list:
@@ -397,6 +406,7 @@ class Compiler:
         def ins(S, th, fr):
             th.frames.append(Frame(proc, 0, make_locals(S, fr.L), ret))
             return FRAME
+        ins.tail_src = f"th.frames.append(_Frame({self.gen.const(proc)}, 0, {src}, {ret!r}))\nreturn 2"
         ctx.emit(ins, call.pos)
 
     def s_Assign(self, n, ctx):
@@ -803,7 +813,17 @@ class Compiler:
             L[i_slot] = i + 1
         ctx.proc.code[test] = step
         body = self._loop_with_cleanup(ctx, head, n.body, exit_target, [seq_slot, i_slot])
+        step.tail_src = (f"_i = L[{i_slot!r}]\n_s = L[{seq_slot!r}]\nif _i >= len(_s):\n"
+                         f"    del L[{seq_slot!r}], L[{i_slot!r}]\n    fr.pc = {exit_target[0]}\nelse:\n"
+                         f"    L[{var!r}] = _s[_i]\n    L[{i_slot!r}] = _i + 1")
         self.structure(ctx, first, ("for", first, test, it_src, var, body, n.pos))
+
+    def _loop_back(self, head: int, pos: Pos) -> Callable:
+        """The jump back to a loop's head, also as source for the end of a fused run."""
+        ins = _loop_back(head, pos)
+        ins.tail_src = (f"S.steps += 1\nif S.steps > {STEP_BUDGET}:\n"
+                        f"    _count_loop(S, {self.gen.const(pos)})\nfr.pc = {head}")
+        return ins
 
     def _function(self, src: str, pos: Pos) -> Callable:
         """f(S, L) from generated expression source (see ExprGen.function)."""
@@ -816,7 +836,7 @@ class Compiler:
         ctx.loops.append(loop)
         shape = self.block(body, ctx)
         ctx.loops.pop()
-        ctx.emit_control(_loop_back(head, ctx.proc.pos[head]), ctx.proc.pos[head])
+        ctx.emit_control(self._loop_back(head, ctx.proc.pos[head]), ctx.proc.pos[head])
         exit_target.append(ctx.here())
         if loop.breaks:  # a break skips the loop's own cleanup: do it here
             after = ctx.here()
@@ -829,7 +849,7 @@ class Compiler:
             ctx.emit_control(cleanup, None)
             exit_target[0] = ctx.here()
         for at in loop.continues:
-            ctx.proc.code[at] = _loop_back(head, ctx.proc.pos[head])
+            ctx.proc.code[at] = self._loop_back(head, ctx.proc.pos[head])
         return shape
 
     def s_Repeat(self, n, ctx):
@@ -851,6 +871,8 @@ class Compiler:
             fr.L[slot] = left - 1
         ctx.proc.code[test] = step
         body = self._loop_with_cleanup(ctx, head, n.body, exit_target, [slot])
+        step.tail_src = (f"_l = L[{slot!r}]\nif _l <= 0:\n    del L[{slot!r}]\n    fr.pc = {exit_target[0]}\n"
+                         f"else:\n    L[{slot!r}] = _l - 1")
         self.structure(ctx, first, ("repeat", first, test, count_src, body, n.pos))
 
     def s_While(self, n, ctx):
@@ -865,6 +887,7 @@ class Compiler:
                 fr.pc = _t[0]
         ctx.proc.code[test] = step
         body = self._loop_with_cleanup(ctx, head, n.body, exit_target, [])
+        step.tail_src = f"if not ({cond_src}):\n    fr.pc = {exit_target[0]}"
         self.structure(ctx, head, ("while", test, cond_src, body, n.pos))
 
     def s_Simultaneous(self, n, ctx):

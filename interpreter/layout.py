@@ -7,6 +7,7 @@ shared by every state of that configuration; GameDef caches them.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,6 +81,7 @@ class Layout:
     hidden_key: list = field(default_factory=list)  # (back, public attribute values)
     visible_key: list = field(default_factory=list)  # (component, item id, owner)
     dyn_names: list = field(default_factory=list)  # attributes that can change in a game
+    singular: list = field(default_factory=list)  # no other piece has the same visible_key
 
 
 def get_layout(game: GameDef, n: int, options: dict) -> Layout:
@@ -110,6 +112,8 @@ def _build(game: GameDef, n: int, options: dict) -> Layout:
         lay.hidden_key.append((comp.back, tuple(attrs.get(a) for a in comp.public)))
         lay.visible_key.append((attrs["kind"], attrs["name"], attrs.get("owner")))
         lay.dyn_names.append(comp.dyn_names)
+    copies = Counter(lay.visible_key)
+    lay.singular = [copies[key] == 1 for key in lay.visible_key]
     lay.initial_zones = {key: [] for key in lay.zones}
     for piece, key in zip(lay.pieces, lay.start):
         lay.initial_zones[key].append(piece)

@@ -42,8 +42,9 @@ def build_options(S: Any, pend: Pending, L: dict | None = None) -> None:
 
     Pieces with the same grouping key are interchangeable for the decider and offered once:
     a hidden piece by where it is and what can be seen of it, a visible piece in an ordered zone
-    by itself, a visible piece elsewhere by where it is and everything that can be seen of it.
-    The parts of the key that never change are fixed in the layout."""
+    by itself, a visible piece elsewhere by where it is and everything that can be seen of it
+    (by itself too when no other piece has the same item, owner and component). The parts of the
+    key that never change are fixed in the layout."""
     candidates = pend.candidates
     for v in candidates:
         t = type(v)
@@ -125,10 +126,17 @@ def _piece_key(S: Any, p: Piece, zone: Any, viewer: Any) -> tuple:
             visible = seen is not None and viewer in seen
     if not visible:
         return ("h", zone, lay.hidden_key[p], up), False
-    if info.ordered:
-        return ("p", int(p)), True
+    if info.ordered or lay.singular[p]:  # nothing else can look the same: the piece is its key
+        return p, True
     dyn = S.dyn
-    values = tuple(dyn[a].get(p) for a in lay.dyn_names[p] if a in dyn)
+    names = lay.dyn_names[p]
+    if not names:
+        values: tuple = ()
+    elif len(names) == 1:  # the usual case (a die's value): no generator
+        a = names[0]
+        values = (dyn[a].get(p),) if a in dyn else ()
+    else:
+        values = tuple([dyn[a].get(p) for a in names if a in dyn])
     return ("v", zone, lay.visible_key[p], S.face.get(p), values, S.seen.get(p)), True
 
 
