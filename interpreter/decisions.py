@@ -15,7 +15,7 @@ from .errors import IllegalDecision, RuleRuntimeError
 from .labels import player_label
 from .logs import decision_entry
 from .options import DONE, PASS, build_options, labels_of  # noqa: F401 - re-exported
-from .threads import Pending
+from .threads import Pending, waiting
 from .values import PLAYERS
 from .vm import SUSPEND
 
@@ -73,14 +73,14 @@ def start_perform(S: State, th, fr, who, legal: list, optional: bool, slot: str,
 
 def pending_for(S: State, player: int):
     """The thread waiting for `player`'s decision, or None (a lookup: the VM keeps the index)."""
-    return S.deciders.get(player)
+    return waiting(S).get(player)
 
 
 def current_players(S: State) -> list:
     """Players who must decide now (several at once inside a simultaneous block)."""
     if S.over:
         return []
-    return sorted(S.deciders)
+    return sorted(waiting(S))
 
 
 def options_of(S: State, player: int) -> list[str]:
@@ -92,10 +92,10 @@ def apply_decision(S: State, player: int, index: int) -> None:
     """Apply option `index` of `player`'s pending decision; illegal input changes nothing."""
     if S.over:
         raise IllegalDecision("the game is over")
-    th = S.deciders.get(player)
+    th = waiting(S).get(player)
     if th is None:
-        waiting = ", ".join(player_label(p) for p in current_players(S)) or "nobody"
-        raise IllegalDecision(f"{player_label(player)} has no decision to make (waiting for {waiting})")
+        others = ", ".join(player_label(p) for p in current_players(S)) or "nobody"
+        raise IllegalDecision(f"{player_label(player)} has no decision to make (waiting for {others})")
     pend = th.pending
     if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(pend.options):
         raise IllegalDecision(f"option {index!r} is not one of the {len(pend.options)} options of "
@@ -106,7 +106,7 @@ def apply_decision(S: State, player: int, index: int) -> None:
 def apply_unchecked(S: State, player: int, index: int) -> None:
     """apply_decision without the checks, for agents and simulations that only pass indices
     they were offered (an index out of range still fails, but the state may then be broken)."""
-    take(S, S.deciders[player], index)
+    take(S, waiting(S)[player], index)
 
 
 def take(S: State, th, index: int) -> None:

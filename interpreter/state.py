@@ -18,7 +18,7 @@ from .layout import Layout
 from .model import GameDef
 from .options import labels_of
 from .rng import Rng
-from .threads import Frame, Pending, Thread, deciders_of
+from .threads import Frame, Pending, Thread, deciders_of, waiting
 from .values import PLAYERS, ZoneRef, decode, encode
 
 VISIBLE_TO_ALL = "all"
@@ -57,7 +57,8 @@ class State:
         self.decisions = 0
         self.lang: str | None = None  # labels in this language where the rules give one
         self.steps = 0  # loop iterations since the last decision (not part of the state proper)
-        self.deciders: dict = {}  # player -> the thread waiting for their decision (an index)
+        self.deciders: dict | None = {}  # player -> the thread waiting for their decision (an
+        # index kept by the VM; None after clone() until first needed: see threads.waiting)
 
     # ------------------------------------------------------------------ the forward model
     # The contract every agent, adapter and tool uses (the shape of OpenSpiel's spiel.h). Players
@@ -66,27 +67,27 @@ class State:
     def current_players(self) -> list:
         """Players who must decide now, ascending (several during a simultaneous secret choice;
         empty when the game is over)."""
-        return [] if self.over else sorted(self.deciders)
+        return [] if self.over else sorted(waiting(self))
 
     def legal_actions(self, player: int) -> list:
         """Indices of `player`'s legal options (empty if that player is not deciding)."""
-        th = self.deciders.get(player)
+        th = waiting(self).get(player)
         return list(range(len(th.pending.options))) if th is not None else []
 
     def option_count(self, player: int) -> int:
         """How many options `player` has now (0 if not deciding): cheaper than legal_actions."""
-        th = self.deciders.get(player)
+        th = waiting(self).get(player)
         return len(th.pending.options) if th is not None else 0
 
     def option_labels(self, player: int) -> list:
         """Labels of `player`'s legal options, as that player sees them (hidden pieces are
         described, never named)."""
-        th = self.deciders.get(player)
+        th = waiting(self).get(player)
         return list(labels_of(self, th.pending)) if th is not None else []
 
     def prompt(self, player: int) -> str | None:
         """The question `player` is asked now (None if not deciding or the rule gives none)."""
-        th = self.deciders.get(player)
+        th = waiting(self).get(player)
         return th.pending.prompt if th is not None else None
 
     def apply(self, player: int, action: int | str) -> None:
@@ -104,7 +105,7 @@ class State:
         """apply() for agents and simulations: the index must be below option_count(player)
         and `player` must be deciding; nothing is checked (anything else may break the state).
         Produces exactly the same game as apply() (tests/engine/test_differential.py)."""
-        _decisions.take(self, self.deciders[player], action)
+        _decisions.take(self, waiting(self)[player], action)
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
@@ -143,8 +144,8 @@ class State:
         s.grid = {k: v.copy() for k, v in self.grid.items()}
         s.counters = self.counters.copy()
         s.vars = self.vars.copy()
-        s.threads = threads = [t.copy() for t in self.threads]
-        s.deciders = deciders_of(threads) if self.deciders else {}
+        s.threads = [t.copy() for t in self.threads]
+        s.deciders = None  # rebuilt when first needed (threads.waiting)
         s.next_tid = self.next_tid
         s.log = self.log[:]
         s.history = self.history[:]

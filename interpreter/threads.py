@@ -85,3 +85,12 @@ def deciders_of(threads: list) -> dict:
             if p not in deciders:
                 deciders[p] = th
     return deciders
+
+
+def waiting(S) -> dict:
+    """S.deciders, rebuilt first if a clone left it out (clones index lazily: most clones in
+    a search are applied to at once, and apply rebuilds the index anyway)."""
+    d = S.deciders
+    if d is None:
+        d = S.deciders = deciders_of(S.threads)
+    return d

@@ -50,11 +50,12 @@ def _worker() -> None:
         for seed in range(count):
             S = game.new_game(n, opts, seed, logging=False)
             target = rng.randrange(5, 60)
+            before = S
             while not S.over and S.decisions < target:
+                before = S.clone()  # short games (Kuhn poker) end early: keep the last decision point
                 p = S.current_players()[0]
                 S.apply(p, rng.randrange(S.option_count(p)))
-            if not S.over:
-                states.append(S)
+            states.append(S if not S.over else before)
         return states
 
     for line in sys.stdin:
