@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import subprocess
@@ -120,11 +121,13 @@ class Worker:
 # ---------------------------------------------------------------------- measurements
 def handwritten_ratio(rounds: int, games: int) -> dict:
     """Engine ÷ hand-written CPU time per decision, alternating in this process."""
-    sys.path.insert(0, str(ROOT))
+    sys.path.append(str(ROOT))  # after PYTHONPATH: `PYTHONPATH=old/checkout` measures that engine
     sys.path.insert(0, str(ROOT / "tools"))
     from handwritten_poker import play_games
 
     from interpreter.game import Game
+    from interpreter.state import State
+    apply = State.apply_unchecked if hasattr(State, "apply_unchecked") else State.apply
     game = Game.load(POKER)
     opts = {"no_special_cards": True}
     engine_cpu = engine_dec = hand_cpu = hand_dec = 0.0
@@ -136,7 +139,7 @@ def handwritten_ratio(rounds: int, games: int) -> dict:
             rngs = [random.Random(seed * 31 + i) for i in range(4)]
             while not S.over:
                 p = S.current_players()[0]
-                S.apply_unchecked(p, int(rngs[p].random() * S.option_count(p)))
+                apply(S, p, int(rngs[p].random() * S.option_count(p)))
             engine_dec += S.decisions
         engine_cpu += time.process_time() - t
         t = time.process_time()
@@ -166,12 +169,15 @@ def compare(base: Worker, new: Worker, rounds: int, games: int, what: set) -> di
     configs = entry_configs()
     if "games" in what:
         for path, n in configs:
+            # short games: more of them per task, so that each task takes at least ~0.2 s of CPU
+            probe = base.ask(kind="games", file=path, players=n, games=games, seed=10_000)["cpu"]
+            count = games * max(1, math.ceil(0.2 / max(probe, 1e-6)))
             cpu = {"base": 0.0, "new": 0.0}
             for r in range(rounds):
                 for name, w in (("base", base), ("new", new)):
-                    cpu[name] += w.ask(kind="games", file=path, players=n, games=games, seed=r * games)["cpu"]
-            row = {"file": str(Path(path).relative_to(ROOT)), "players": n,
-                   "base_gps": rounds * games / cpu["base"], "new_gps": rounds * games / cpu["new"]}
+                    cpu[name] += w.ask(kind="games", file=path, players=n, games=count, seed=r * count)["cpu"]
+            row = {"file": str(Path(path).relative_to(ROOT)), "players": n, "games": rounds * count,
+                   "base_gps": rounds * count / cpu["base"], "new_gps": rounds * count / cpu["new"]}
             row["speedup"] = row["new_gps"] / row["base_gps"]
             out["games"].append(row)
             print(f"games  {row['file']:40} {n}p  {row['base_gps']:7.1f} -> {row['new_gps']:7.1f} games/s"
