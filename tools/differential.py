@@ -3,15 +3,19 @@
 
 For every playable rule file (each game's entry files and its variants under rules/, and the
 rule files under tests/fixtures/), every allowed player count and a few option settings, it
-plays seeded random games and records one digest per game (SHA-256, 12 hex digits) over: every decision taken, the log
-as each player and the omniscient reader see it, the final state's hash, the returns and the
-winners. tests/engine/test_differential.py replays the same games with the current engine
+plays seeded random games and records one digest per game (SHA-256, 12 hex digits) over: every
+decision taken, the log as each player and the omniscient reader see it, the final state (as
+saved, without the rule files' hash), the returns and the winners. tests/engine/test_differential.py replays the same games with the current engine
 (through every execution path it has) and compares.
 
-Regenerate the golden data ONLY from a trusted engine (the commit before a speed change):
+Regenerate the golden data ONLY from a trusted engine (the commit before an engine change, with
+the same rule files), never from the engine under test:
 
-    PYTHONPATH=/path/to/old/checkout python tools/differential.py --games 200 \
-        --out tests/engine/data/differential.json
+    git worktree add /tmp/base <trusted commit>
+    PYTHONPATH=/tmp/base python tools/differential.py --out tests/engine/data/differential.json
+
+A rule file that changes on purpose (a rules fix, a new fixture) needs its golden data made
+again the same way, from the engine before the change.
 """
 from __future__ import annotations
 
@@ -89,8 +93,10 @@ def play_digest(game: Game, players: int, options: dict, seed: int,
             apply(S, p, i)
         if S.decisions > MAX_DECISIONS:
             raise RuntimeError(f"{game.id} seed {seed}: no end after {MAX_DECISIONS} decisions")
+    final = S.to_json()
+    del final["rules_hash"]  # a comment or an unused line in a rule file changes no game
     record = {
-        "history": S.history, "hash": S.hash(), "returns": S.returns(), "winners": S.winners(),
+        "history": S.history, "state": final, "returns": S.returns(), "winners": S.winners(),
         "log": [S.log_lines(None)] + [S.log_lines(p) for p in range(players)],
     }
     text = json.dumps(record, sort_keys=True, separators=(",", ":"), default=str)

@@ -2,7 +2,7 @@
 
 tests/engine/data/differential.json holds, for every playable rule file (entry files, variants,
 test fixtures) at every player count and a few option settings, one digest per seeded random
-game (decisions, every player's log, final state hash, returns, winners), recorded with the
+game (decisions, every player's log, final state, returns, winners), recorded with the
 engine as it was before the speed work (see tools/differential.py). Every execution path the
 engine offers (the checked `apply`, and `apply_unchecked` for agents and simulations) must
 reproduce them exactly. The default run checks the first game of every configuration with
