@@ -17,8 +17,9 @@ from .plan import Arm, Plan
 _GAMES: dict = {}  # per worker process: (file, variants, coverage) -> (Game, coverage probe)
 
 
-class GameTimeout(Exception):
-    pass
+class GameTimeout(BaseException):
+    """Raised by the per-game alarm; a BaseException so that the engine's handling of rule
+    errors (which turns exceptions into located rule errors) lets it through."""
 
 
 def play_index(plan: Plan, index: int) -> list[dict]:
@@ -125,25 +126,13 @@ def _on_alarm(signum, frame):
     raise GameTimeout()
 
 
-_DESCRIBE = {ZeroDivisionError: "division by zero", KeyError: "no such key", IndexError: "index out of range",
-             TypeError: "wrong kind of value", ValueError: "impossible value", RecursionError: "endless recursion"}
-
-
 def _locate(exc: BaseException) -> str:
-    """`file:line:col: what [E300]` for an exception raised inside compiled rule code: the
-    generated code is compiled under the name `<rule file:line:col>` of the rule it came from."""
-    where = None
-    tb = exc.__traceback__
-    while tb is not None:
-        name = tb.tb_frame.f_code.co_filename
-        if name.startswith("<rule ") and name != "<rule block>":
-            where = name[len("<rule "):-1]
-        tb = tb.tb_next
-    what = next((text for cls, text in _DESCRIBE.items() if isinstance(exc, cls)), type(exc).__name__)
-    detail = f"{what} ({exc})" if str(exc) and what != str(exc) else what
-    if where is None:
+    """`file:line:col: what [E300]` for an exception that escaped from compiled rule code."""
+    from ..errors import UNKNOWN, rule_position
+    where = rule_position(exc)
+    if where == UNKNOWN:
         return f"internal error: {type(exc).__name__}: {exc} [E300]"
-    return f"{where}: {detail} [E300]"
+    return f"{where}: {type(exc).__name__}: {exc} [E300]"
 
 
 def _scoring_pos(game: Any, key: str):
