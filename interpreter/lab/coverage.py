@@ -119,7 +119,7 @@ class CoverageTally:
                 sections["procedures"].append(_row(name.split(":", 1)[-1] if name.startswith("fn:") else name,
                                                    entered(name), where))
             for test, pos in _branch_heads(proc).items():
-                sections["branches"].append(_row(f"if at {pos}", ran.get((name, test + 1), 0), str(pos),
+                sections["branches"].append(_row(str(pos), ran.get((name, test + 1), 0), str(pos),
                                                  tested=ran.get((name, test), 0)))
         sections["statements"] = self._statements(procs, ran)
         sections["end_conditions"] = self._end_conditions(game)
@@ -142,8 +142,8 @@ class CoverageTally:
         lines: dict[str, int] = {}
         for name, proc in procs.items():
             for i, pos in enumerate(proc.pos):
-                if pos is None or getattr(pos, "line", 0) <= 0:
-                    continue
+                if pos is None or getattr(pos, "line", 0) <= 0 or pos == proc.decl_pos:
+                    continue  # (the end of a procedure sits at its declaration)
                 key = f"{pos.file}:{pos.line}"
                 lines[key] = lines.get(key, 0) + ran.get((name, i), 0)
         return [_row(k, v, k) for k, v in sorted(lines.items(), key=lambda kv: _line_order(kv[0]))]
