@@ -64,19 +64,7 @@ def plot_win_rates(ax: Any, data: dict) -> None:
 
 def plot_scores(ax: Any, data: dict) -> None:
     arm = _arms(data)[0]
-    hists = arm["distributions"]["scores"]
-    distinct = sorted({v for hist in hists for v, _ in hist})
-    as_bars = len(distinct) <= 25
-    width = 0.8 / max(1, len(hists)) * (min(b - a for a, b in zip(distinct, distinct[1:])) if len(distinct) > 1 else 1)
-    for seat, hist in enumerate(hists):
-        if not hist:
-            continue
-        xs, counts = zip(*hist)
-        if as_bars:
-            shift = (seat - (len(hists) - 1) / 2) * width
-            ax.bar([x + shift for x in xs], counts, width, label=f"P{seat + 1}")
-        else:
-            ax.plot(xs, counts, marker="o", markersize=3, label=f"P{seat + 1}")
+    _histograms(ax, [(f"P{seat + 1}", hist) for seat, hist in enumerate(arm["distributions"]["scores"])])
     ax.set_xlabel("final score")
     ax.set_ylabel("games")
     ax.set_title("Score distribution" + (f" ({arm['label']})" if "arms" in data else ""))
@@ -85,16 +73,33 @@ def plot_scores(ax: Any, data: dict) -> None:
 
 def plot_lengths(ax: Any, data: dict) -> None:
     arms = _arms(data)
-    for arm in arms:
-        hist = arm["distributions"]["decisions"]
-        if hist:
-            xs, counts = zip(*hist)
-            ax.bar(xs, counts, width=max(1, (max(xs) - min(xs)) / 60), alpha=0.6, label=arm["label"])
+    _histograms(ax, [(arm["label"], arm["distributions"]["decisions"]) for arm in arms])
     ax.set_xlabel("decisions per game")
     ax.set_ylabel("games")
     ax.set_title("Game length")
     if len(arms) > 1:
         ax.legend(fontsize="small")
+
+
+def _histograms(ax: Any, series: list) -> None:
+    """Several [value, count] histograms on one axis: bars side by side when there are few
+    distinct values, else one line each."""
+    distinct = sorted({v for _, hist in series for v, _ in hist})
+    if not distinct:
+        return
+    step = min((b - a for a, b in zip(distinct, distinct[1:])), default=1)
+    if len(distinct) > 25:
+        for label, hist in series:
+            if hist:
+                xs, counts = zip(*hist)
+                ax.plot(xs, counts, marker="o", markersize=2, label=label)
+        return
+    width = 0.8 * step / max(1, len(series))
+    for k, (label, hist) in enumerate(series):
+        if hist:
+            xs, counts = zip(*hist)
+            shift = (k - (len(series) - 1) / 2) * width
+            ax.bar([x + shift for x in xs], counts, width, label=label)
 
 
 def _figure(plt: Any, draw: Any, data: dict, size=(6.4, 4.2)) -> str:
