@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
@@ -57,7 +58,7 @@ def _run_options(fn):
 def simulate(file, games, options, variants, **kw) -> None:
     """Play many games and report statistics with 95 % intervals."""
     from .plan import Arm
-    arm = Arm("base", file, tuple(variants), given=tuple(_parse_pairs(options).items()))
+    arm = Arm("base", _absolute(file), tuple(map(_absolute, variants)), given=tuple(_parse_pairs(options).items()))
     _execute(file, games, [arm], kw, compare=False)
 
 
@@ -74,12 +75,17 @@ def compare(file, games, variants, options, **kw) -> None:
     from .plan import Arm
     if not variants and not options:
         raise click.UsageError("give at least one --variant or --option to compare with the base game")
-    arms = [Arm("base", file)]
-    arms += [Arm(v, file, (v,)) for v in variants]
+    arms = [Arm("base", _absolute(file))]
+    arms += [Arm(v, _absolute(file), (_absolute(v),)) for v in variants]
     for text in options:
         given = _parse_pairs([p for p in text.split(",") if p.strip()])
-        arms.append(Arm(",".join(f"{k}={v}" for k, v in given.items()), file, given=tuple(given.items())))
+        arms.append(Arm(",".join(f"{k}={v}" for k, v in given.items()), _absolute(file), given=tuple(given.items())))
     _execute(file, games, arms, kw, compare=True)
+
+
+def _absolute(path: str) -> str:
+    """Rule files by absolute path: workers (maybe on other machines) do not share our directory."""
+    return os.path.abspath(path)
 
 
 def _execute(file: str, games: int, arms: list, kw: dict, compare: bool) -> None:
@@ -113,7 +119,7 @@ def _execute(file: str, games: int, arms: list, kw: dict, compare: bool) -> None
     if report and not report.lower().endswith((".html", ".htm", ".png")):
         raise click.UsageError("--report writes FILE.html or FILE.png")
     plan = Plan(tuple(arms), players, tuple(agents), kw["seed"], games, kw["rotate"], kw["time_limit"],
-                coverage=kw["coverage"] or bool(report))
+                coverage=kw["coverage"] or bool(report), cwd=os.getcwd())
     out = None
     if kw["out_path"]:
         from .store import ResultsFile

@@ -58,9 +58,13 @@ def play_arm(plan: Plan, arm: Arm, index: int) -> dict:
         record["error"] = (f"the game took longer than the time limit ({plan.time_limit:g} s), "
                            f"after {_decisions(state_box[0])} decisions")
     except RulebookError as exc:
-        record["error"] = str(exc).splitlines()[0]
+        first = exc.errors[0] if getattr(exc, "errors", None) else exc
+        record["error"] = _located(plan, first.pos, f"{first.message} [{first.code}]")
     except Exception as exc:  # noqa: BLE001 - a rule did something the engine did not catch
-        record["error"] = _locate(exc)
+        from ..errors import UNKNOWN, rule_position
+        where = rule_position(exc)
+        prefix = "internal error: " if where == UNKNOWN else ""
+        record["error"] = _located(plan, where, f"{prefix}{type(exc).__name__}: {exc} [E300]")
     if "error" in record:
         record["command"] = plan.play_command(arm, index)
         for key in ("scores", "winners"):
@@ -126,13 +130,19 @@ def _on_alarm(signum, frame):
     raise GameTimeout()
 
 
-def _locate(exc: BaseException) -> str:
-    """`file:line:col: what [E300]` for an exception that escaped from compiled rule code."""
-    from ..errors import UNKNOWN, rule_position
-    where = rule_position(exc)
-    if where == UNKNOWN:
-        return f"internal error: {type(exc).__name__}: {exc} [E300]"
-    return f"{where}: {type(exc).__name__}: {exc} [E300]"
+def _located(plan: Plan, pos: Any, message: str) -> str:
+    """`file:line:col: message`, the file shown as on the machine that started the run (a
+    worker may run elsewhere: its own working directory must not change the message)."""
+    from pathlib import Path
+
+    from ..errors import UNKNOWN
+    if pos is None or pos.file == UNKNOWN.file:
+        return message
+    if pos.file.startswith("<"):
+        return f"{pos}: {message}"
+    path = Path(pos.file)
+    shown = plan.shown(str(path if path.is_absolute() else Path.cwd() / path))
+    return f"{shown}:{pos.line}:{pos.col}: {message}" if pos.line > 0 else f"{shown}: {message}"
 
 
 def _scoring_pos(game: Any, key: str):

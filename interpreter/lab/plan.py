@@ -7,6 +7,7 @@ needs nothing else (but the rule files at the same paths). Game number i is play
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 from dataclasses import dataclass, field
 
 
@@ -31,6 +32,7 @@ class Plan:
     rotate: bool = False
     time_limit: float | None = None
     coverage: bool = False
+    cwd: str = ""  # where the run was started: error positions are shown relative to it
     meta: dict = field(default_factory=dict, compare=False, hash=False)
 
     def seed_of(self, index: int) -> int:
@@ -44,13 +46,23 @@ class Plan:
 
     def play_command(self, arm: Arm, index: int) -> str:
         """The exact `rulebook play` command that replays game `index` of `arm`."""
-        words = ["rulebook", "play", arm.file, "--players", str(self.players), "--seed", str(self.seed_of(index))]
+        words = ["rulebook", "play", self.shown(arm.file), "--players", str(self.players), "--seed", str(self.seed_of(index))]
         for key, value in arm.options:
             words += ["--option", f"{key}={_option_text(value)}"]
         for variant in arm.variants:
-            words += ["--variant", variant]
+            words += ["--variant", self.shown(variant)]
         words += ["--agents", ",".join(self.agents_for(index)), "--quiet"]
         return shlex.join(words)
+
+    def shown(self, path: str) -> str:
+        """A path as the user sees it from where the run was started (relative if below it)."""
+        p = Path(path)
+        if self.cwd and p.is_absolute():
+            try:
+                return str(p.relative_to(self.cwd))
+            except ValueError:
+                pass
+        return str(p)
 
     def describe(self) -> dict:
         """What a results file must match to be resumed."""
