@@ -100,6 +100,10 @@ def _execute(file: str, games: int, arms: list, kw: dict, compare: bool) -> None
         raise click.UsageError("--games must be at least 1")
     if kw["resume"] and not kw["out_path"]:
         raise click.UsageError("--resume continues an --out file: give --out")
+    if kw["time_limit"] is not None and kw["time_limit"] <= 0:
+        raise click.UsageError("--time-limit must be more than 0 seconds")
+    if kw["jobs"] < 0:
+        raise click.UsageError("--jobs must be 0 (one per CPU) or more")
     if kw["address"] and kw["backend"] != "dask":
         raise click.UsageError("--address is for --backend dask")
     loaded = []

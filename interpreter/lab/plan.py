@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,6 @@ class Plan:
     time_limit: float | None = None
     coverage: bool = False
     cwd: str = ""  # where the run was started: error positions are shown relative to it
-    meta: dict = field(default_factory=dict, compare=False, hash=False)
 
     def seed_of(self, index: int) -> int:
         return self.seed + index

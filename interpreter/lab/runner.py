@@ -3,7 +3,7 @@ show progress, stop cleanly on Ctrl-C, continue a results file with `--resume`."
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from .backends import Backend
@@ -25,7 +25,6 @@ class Run:
     interrupted: bool = False
     backend: str = "local"
     workers: int = 1
-    observers: list = field(default_factory=list)
 
     @property
     def failed(self) -> int:
@@ -75,6 +74,9 @@ def run(plan: Plan, backend: Backend, out: ResultsFile | None = None, progress: 
     except KeyboardInterrupt:
         result.interrupted = True
         backend.close()
+    except BaseException:
+        backend.close()
+        raise
     finally:
         result.seconds = time.perf_counter() - started
         if out is not None:

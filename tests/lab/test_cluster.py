@@ -2,6 +2,7 @@
 and two `dask worker` processes on 127.0.0.1. Results must equal the local run's."""
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import FAILING, TIC_TAC_TOE, run, run_json, without_timing
+from .helpers import FAILING, ROOT, TIC_TAC_TOE, run, run_json, without_timing
 
 distributed = pytest.importorskip("distributed", reason="needs the cluster extra (pip install -e '.[cluster]')")
 
@@ -79,6 +80,28 @@ def test_compare_on_the_cluster(cluster):
     args = ("compare", COIN, "--variant", LOADED, "--games", "60")
     on_cluster = run_json(*args, "--backend", "dask", "--address", address)[1]
     assert without_timing(on_cluster) == without_timing(run_json(*args)[1])
+
+
+def test_a_worker_killed_mid_run_loses_nothing(cluster, tmp_path):
+    """Kill one worker (and its nanny) while games run: the scheduler gives its games to the
+    other worker and the results equal the local run's. (Last: the cluster keeps one worker.)"""
+    address, procs = cluster
+    out = tmp_path / "r.jsonl"
+    args = ["simulate", str(ROOT / "rules" / "dice_town" / "game.yaml"), "--games", "24", "--players", "3"]
+    proc = subprocess.Popen([sys.executable, "-m", "interpreter", *args, "--backend", "dask", "--address", address,
+                             "--out", str(out), "--json"], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not out.exists() or out.read_text().count("\n") < 4):
+        time.sleep(0.05)
+    os.killpg(procs[2].pid, signal.SIGKILL)
+    assert out.read_text().count("\n") < 25  # killed while games were still to be played
+    stdout, stderr = proc.communicate(timeout=300)
+    assert proc.returncode == 0, stderr
+    on_cluster = json.loads(stdout)
+    assert on_cluster["games"] == 24 and on_cluster["errors"] == 0
+    local = run_json(*args)[1]
+    assert without_timing(on_cluster) == without_timing(local)
 
 
 def test_an_unreachable_scheduler_is_an_input_error():
