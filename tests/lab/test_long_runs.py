@@ -103,3 +103,32 @@ def test_a_stopped_run_resumes_to_the_result_of_an_uninterrupted_one(tmp_path):
     drop = ("resumed", "played_now")
     assert {k: v for k, v in without_timing(resumed).items() if k not in drop} == \
         {k: v for k, v in without_timing(full).items() if k not in drop}
+
+
+def test_a_comparison_resumes_too(tmp_path):
+    from .helpers import LOADED
+    args = ("compare", COIN, "--variant", LOADED, "--games", "30", "--seed", "2")
+    full = run_json(*args)[1]
+    out = tmp_path / "c.jsonl"
+    run_json(*args, "--out", out)
+    lines = out.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert len(lines) == 1 + 2 * 30 and json.loads(lines[1])["arm"] == "base"
+    out.write_text("".join(lines[:1 + 2 * 10 + 1]), encoding="utf-8")  # 10 games, then half of one
+    resumed = run_json(*args, "--out", out, "--resume")[1]
+    assert resumed["resumed"] == 10
+    assert resumed["comparisons"] == full["comparisons"]
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 1 + 2 * 30
+
+
+def test_progress_lines_when_stderr_is_not_a_terminal():
+    import io
+
+    from interpreter.lab.progress import Progress
+    stream = io.StringIO()
+    bar = Progress(4, "games", every=0, stream=stream)
+    for failed in (0, 1, 0, 0):
+        bar.advance(failed=failed)
+    bar.finish()
+    lines = stream.getvalue().splitlines()
+    assert lines[0].startswith("games: 1/4 (25 %), 0 failed") and "games: 2/4 (50 %), 1 failed" in lines[1]
+    assert lines[-1] == "games: done: 4/4, 1 failed"
