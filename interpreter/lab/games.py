@@ -94,7 +94,7 @@ def _play(plan: Plan, game: Any, arm: Arm, seed: int, kinds: list, record: dict,
     bad = [w for w in winners if not (isinstance(w, int) and 0 <= w < plan.players)]
     if bad:
         raise RulebookError(f"the scoring's winners gave {bad!r}: winners are seats 0 to {plan.players - 1}",
-                            _scoring_pos(game, "winners"), "E301")
+                            _scoring_pos(game, "winners"), "E313")
     record.update(scores=scores, winners=winners, decisions=len(played.decisions),
                   rounds=S.view(None).get("round") or 0, options=seen[0],
                   reason=(S.result or {}).get("reason"))
