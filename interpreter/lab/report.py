@@ -88,11 +88,12 @@ def _histograms(ax: Any, series: list) -> None:
     if not distinct:
         return
     step = min((b - a for a, b in zip(distinct, distinct[1:])), default=1)
-    if len(distinct) > 25:
+    if len(distinct) > 25:  # many values: 25 bins, one outline per series
+        bins = [distinct[0] + (distinct[-1] - distinct[0]) * k / 25 for k in range(26)]
         for label, hist in series:
             if hist:
                 xs, counts = zip(*hist)
-                ax.plot(xs, counts, marker="o", markersize=2, label=label)
+                ax.hist(xs, bins=bins, weights=counts, histtype="step", linewidth=2, label=label)
         return
     width = 0.8 * step / max(1, len(series))
     for k, (label, hist) in enumerate(series):
@@ -114,8 +115,15 @@ def _figure(plt: Any, draw: Any, data: dict, size=(6.4, 4.2)) -> str:
 
 def _table(header: list[str], rows: list[list[Any]]) -> str:
     head = "".join(f"<th>{html.escape(str(h))}</th>" for h in header)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in row) + "</tr>" for row in rows)
+    body = "".join("<tr>" + "".join(f"<td{_align(c)}>{html.escape(str(c))}</td>" for c in row) + "</tr>"
+                   for row in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _align(cell: Any) -> str:
+    text = str(cell)
+    numeric = isinstance(cell, (int, float)) or text[:1] in "[+-−" or text[:1].isdigit()
+    return ' class="n"' if numeric else ""
 
 
 def _pct(x: float) -> str:
@@ -151,10 +159,10 @@ def _coverage(cov: dict) -> str:
     for section, fired in cov["fired"].items():
         if section == "statements":
             continue
-        for row in fired:
-            rows.append([section, row["name"], row["count"], row["where"]])
         for name in cov["never_fired"][section]:
             rows.append([section, name, "never fired", ""])
+        for row in fired:
+            rows.append([section, row["name"], row["count"], row["where"]])
     summary = ", ".join(f"{k} {v}" for k, v in cov["summary"].items())
     dead_lines = cov["never_fired"]["statements"]
     return (f"<h3>Rule coverage</h3><p>Fired / all: {html.escape(summary)}.</p>"
@@ -191,7 +199,7 @@ def _html(plt: Any, data: dict, name: str) -> str:
             ["game", "seed", "error", "reproduce"],
             [[f["game"] + 1, f["seed"], f["error"], f["command"]] for f in data["failed_games"]]))
     style = ("body{font-family:sans-serif;margin:2em;max-width:1300px} table{border-collapse:collapse;margin:1em 0}"
-             "td,th{border:1px solid #ccc;padding:3px 8px;text-align:right} td:first-child{text-align:left}"
+             "td,th{border:1px solid #ccc;padding:3px 8px;text-align:left} td.n{text-align:right}"
              ".plots img{margin:4px;border:1px solid #eee}")
     return (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{html.escape(name)} — rulebook report"
             f"</title><style>{style}</style></head><body>{''.join(body)}</body></html>\n")
