@@ -1,8 +1,9 @@
 """Measure the speed of a 2-worker Dask cluster against `--jobs 1` (a ratio, in one run).
 
 Starts `dask scheduler` and two `dask worker` processes (1 thread each) on 127.0.0.1, then runs
-`rulebook simulate` alternately on the cluster and with --jobs 1, several times, and prints the
-median wall-clock ratio (jobs-1 time / cluster time: above 1 means the cluster is faster).
+`rulebook simulate` in turn with --jobs 1, with --jobs 2 and on the cluster, several times, and
+prints the median wall-clock ratios (jobs-1 time / other time: above 1 means faster than one
+process). The --jobs 2 column shows what two local processes gain on the same machine.
 
     python tools/bench_cluster.py [FILE] [--games N] [--repeat R]
 """
@@ -71,14 +72,19 @@ def main() -> None:
     address, procs = start_cluster(2)
     try:
         base = ["simulate", a.file, "--games", str(a.games)]
-        ratios = []
+        ratios, pool_ratios = [], []
         for _ in range(a.repeat):
             local = timed(base + ["--jobs", "1"])
+            pool = timed(base + ["--jobs", "2"])
             cluster = timed(base + ["--backend", "dask", "--address", address])
             ratios.append(local / cluster)
-            print(f"--jobs 1: {local:.2f} s, 2-worker cluster: {cluster:.2f} s, ratio {local / cluster:.2f}", flush=True)
-        print(f"median ratio (jobs 1 / cluster): {statistics.median(ratios):.2f} over {a.repeat} pairs, "
-              f"{a.games} games of {Path(a.file).parent.name}; os.cpu_count() = {os.cpu_count()}")
+            pool_ratios.append(local / pool)
+            print(f"--jobs 1: {local:.2f} s, --jobs 2: {pool:.2f} s, 2-worker cluster: {cluster:.2f} s; "
+                  f"jobs 1 / cluster {local / cluster:.2f}, jobs 1 / jobs 2 {local / pool:.2f}; "
+                  f"load average {os.getloadavg()[0]:.1f}", flush=True)
+        print(f"median ratio jobs 1 / cluster: {statistics.median(ratios):.2f}, jobs 1 / jobs 2: "
+              f"{statistics.median(pool_ratios):.2f}, over {a.repeat} rounds, {a.games} games of "
+              f"{Path(a.file).parent.name}; os.cpu_count() = {os.cpu_count()}")
     finally:
         stop(procs)
 

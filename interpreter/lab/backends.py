@@ -83,7 +83,7 @@ class ProcessBackend(Backend):
                 i = next(todo, None)
                 if i is None:
                     return
-                window.append([i, self.pool.submit(task, plan, i)])
+                window.append([i, self._submit(task, plan, i)])
         fill()
         while window:
             index, future = window[0]
@@ -96,6 +96,18 @@ class ProcessBackend(Backend):
             yield records
             fill()
         self.pool.shutdown()
+
+    def _submit(self, task: Task, plan: Plan, index: int):
+        """A future for the game; if the pool is already broken (a worker died since the last
+        look), a future that says so, handled like the others."""
+        from concurrent.futures import Future
+        from concurrent.futures.process import BrokenProcessPool
+        try:
+            return self.pool.submit(task, plan, index)
+        except BrokenProcessPool as exc:
+            failed: Future = Future()
+            failed.set_exception(exc)
+            return failed
 
     def _recover(self, plan, task, window, strikes) -> None:
         """A worker died: every game in flight failed with it. Start a new pool; replay those
@@ -111,7 +123,7 @@ class ProcessBackend(Backend):
                 continue
             strikes[index] = strikes.get(index, 0) + 1
             if strikes[index] < 2:
-                slot[1] = self.pool.submit(task, plan, index)
+                slot[1] = self._submit(task, plan, index)
                 continue
             alone = self._new_pool(1)
             try:

@@ -89,13 +89,33 @@ def _absolute(path: str) -> str:
 
 
 def _execute(file: str, games: int, arms: list, kw: dict, compare: bool) -> None:
-    from dataclasses import replace
-
-    from ..game import Game
     from .backends import make_backend
     from .plan import Plan
     from .runner import run
+    from .summary import summarise
 
+    _check_usage(games, kw)
+    arms, loaded, players = _load_arms(arms, kw["players"])
+    agents = _agents(kw["agents"], players)
+    plan = Plan(tuple(arms), players, tuple(agents), kw["seed"], games, kw["rotate"], kw["time_limit"],
+                coverage=kw["coverage"] or bool(kw["report_path"]), cwd=os.getcwd())
+    out = _results_file(plan, loaded, kw)
+    backend = make_backend(kw["backend"], kw["jobs"], kw["address"])
+    comparison = None
+    if compare:
+        from .comparison import Comparison
+        comparison = Comparison([a.label for a in arms], players)
+    result = run(plan, backend, out, progress=True, observers=(comparison,) if comparison else ())
+    with_agents = kw["agents"] != "random" or kw["rotate"]
+    data = summarise(result, loaded, with_agents, comparison)
+    _output(data, loaded[0].name, kw)
+    if result.interrupted:
+        sys.exit(EXIT_INTERRUPTED)
+    if data["errors"]:
+        sys.exit(EXIT_INVALID)
+
+
+def _check_usage(games: int, kw: dict) -> None:
     if games < 1:
         raise click.UsageError("--games must be at least 1")
     if kw["resume"] and not kw["out_path"]:
@@ -106,54 +126,58 @@ def _execute(file: str, games: int, arms: list, kw: dict, compare: bool) -> None
         raise click.UsageError("--jobs must be 0 (one per CPU) or more")
     if kw["address"] and kw["backend"] != "dask":
         raise click.UsageError("--address is for --backend dask")
-    loaded = []
+    report = kw["report_path"]
+    if report:
+        if not report.lower().endswith((".html", ".htm", ".png")):
+            raise click.UsageError("--report writes FILE.html or FILE.png")
+        from .report import require_plotting
+        require_plotting()  # before the run, not after it
+
+
+def _load_arms(arms: list, players: int | None) -> tuple[list, list, int]:
+    """Each arm's game, loaded and checked, with its options resolved."""
+    from dataclasses import replace
+
+    from ..game import Game
+    out, loaded = [], []
     for i, arm in enumerate(arms):
         game = Game.load(arm.file, list(arm.variants))
-        players = game.default_players if kw["players"] is None else kw["players"]
+        n = game.default_players if players is None else players
         opts = game.resolve_options(dict(arm.given))
-        problems = game.check_setup(players, opts)
+        problems = game.check_setup(n, opts)
         if problems:
-            raise InputError(f"{arm.label}: " + "; ".join(problems) if i else "; ".join(problems))
-        arms[i] = replace(arm, options=tuple(opts.items()))
+            raise InputError((f"{arm.label}: " if i else "") + "; ".join(problems))
+        out.append(replace(arm, options=tuple(opts.items())))
         loaded.append(game)
-    players = loaded[0].default_players if kw["players"] is None else kw["players"]
-    agents = _agents(kw["agents"], players)
-    with_agents = kw["agents"] != "random" or kw["rotate"]
-    report = kw["report_path"]
-    if report and not report.lower().endswith((".html", ".htm", ".png")):
-        raise click.UsageError("--report writes FILE.html or FILE.png")
-    plan = Plan(tuple(arms), players, tuple(agents), kw["seed"], games, kw["rotate"], kw["time_limit"],
-                coverage=kw["coverage"] or bool(report), cwd=os.getcwd())
-    out = None
-    if kw["out_path"]:
-        from .store import ResultsFile
-        description = dict(plan.describe(), rules_hash=[g.d.rules_hash for g in loaded])
-        out = ResultsFile(kw["out_path"], description, kw["resume"])
-    backend = make_backend(kw["backend"], kw["jobs"], kw["address"])
-    comparison = None
-    observers: tuple = ()
-    if compare:
-        from .comparison import Comparison
-        comparison = Comparison([a.label for a in arms], players)
-        observers = (comparison,)
-    result = run(plan, backend, out, progress=True, observers=observers)
-    from .summary import summarise
-    data = summarise(result, loaded, with_agents, comparison)
-    if report:
+    return out, loaded, loaded[0].default_players if players is None else players
+
+
+def _results_file(plan: Any, loaded: list, kw: dict) -> Any:
+    if not kw["out_path"]:
+        return None
+    from .store import ResultsFile
+    description = dict(plan.describe(), rules_hash=[g.d.rules_hash for g in loaded])
+    return ResultsFile(kw["out_path"], description, kw["resume"])
+
+
+def _output(data: dict, name: str, kw: dict) -> None:
+    if kw["report_path"]:
         from .report import write_report
-        write_report(report, data, loaded[0].name)
+        write_report(kw["report_path"], data, name)
     if kw["as_json"]:
         click.echo(json.dumps(data))
     else:
         from .text import print_summary
-        print_summary(data, loaded[0].name)
-    for failed in data["failed_games"][:10]:
-        click.echo(f"game {failed['game'] + 1} (seed {failed['seed']}) failed: {failed['error']}\n"
+        print_summary(data, name)
+    shown = data["failed_games"][:10]
+    for failed in shown:
+        arm = f" ({failed['arm']})" if "arm" in failed else ""
+        click.echo(f"game {failed['game'] + 1}{arm} (seed {failed['seed']}) failed: {failed['error']}\n"
                    f"  reproduce: {failed['command']}", err=True)
-    if result.interrupted:
-        sys.exit(EXIT_INTERRUPTED)
-    if data["errors"]:
-        sys.exit(EXIT_INVALID)
+    if data["errors"] > len(shown):
+        more = data["errors"] - len(shown)
+        where = f" (all are in {kw['out_path']})" if kw["out_path"] else " (use --out FILE.jsonl to keep them all)"
+        click.echo(f"… and {more} more failed games{where}", err=True)
 
 
 def _agents(spec: str, players: int) -> list[str]:

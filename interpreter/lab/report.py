@@ -16,11 +16,15 @@ from typing import Any
 from ..errors import InputError
 
 
+def require_plotting() -> None:
+    from importlib.util import find_spec
+    if find_spec("matplotlib") is None:
+        raise InputError("--report needs the sim extra: pip install 'rulebook[sim]'")
+
+
 def _pyplot():
-    try:
-        import matplotlib
-    except ImportError:
-        raise InputError("--report needs the sim extra: pip install 'rulebook[sim]'") from None
+    require_plotting()
+    import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt
