@@ -12,7 +12,7 @@ class Progress:
                  stream: Any = None):
         self.total, self.label, self.enabled, self.every = total, label, enabled, every
         self.stream = stream or sys.stderr
-        self.done = self.failed = 0
+        self.done = self.failed = self.skipped = 0
         self.started = self.last = time.monotonic()
         self.bar = None
         if enabled and self.stream.isatty():
@@ -23,7 +23,15 @@ class Progress:
             self.bar.start()
             self.task = self.bar.add_task(label, total=total)
 
-    def advance(self, failed: int = 0, already: bool = False) -> None:
+    def skip(self, done: int, failed: int) -> None:
+        """Games done before this run started (resumed from a file)."""
+        self.done += done
+        self.failed += failed
+        self.skipped = done
+        if self.bar is not None:
+            self.bar.update(self.task, completed=self.done)
+
+    def advance(self, failed: int = 0) -> None:
         self.done += 1
         self.failed += failed
         if not self.enabled:
@@ -33,12 +41,13 @@ class Progress:
                             description=f"{self.label} ({self.failed} failed)" if self.failed else self.label)
             return
         now = time.monotonic()
-        if now - self.last >= self.every and not already:
+        if now - self.last >= self.every:
             self.last = now
             self._line(now)
 
     def _line(self, now: float) -> None:
-        rate = self.done / (now - self.started) if now > self.started else 0.0
+        played = self.done - self.skipped
+        rate = played / (now - self.started) if now > self.started else 0.0
         left = (self.total - self.done) / rate if rate > 0 else 0.0
         print(f"{self.label}: {self.done}/{self.total} ({100 * self.done / max(1, self.total):.0f} %), "
               f"{self.failed} failed, {rate:.1f}/s, about {left:.0f} s left", file=self.stream, flush=True)

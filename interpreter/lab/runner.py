@@ -41,7 +41,7 @@ def run(plan: Plan, backend: Backend, out: ResultsFile | None = None, progress: 
     result = Run(plan, [Tally(plan.players) for _ in plan.arms],
                  [CoverageTally() for _ in plan.arms] if plan.coverage else [],
                  backend=backend.name, workers=backend.workers)
-    done: set[int] = set()
+    done = _Done()
 
     def take(records: list) -> None:
         for i, record in enumerate(records):
@@ -54,15 +54,14 @@ def run(plan: Plan, backend: Backend, out: ResultsFile | None = None, progress: 
     if out is not None:
         for records in out.previous(len(plan.arms)):
             index = records[0].get("game")
-            if isinstance(index, int) and index < plan.games and index not in done:
+            if isinstance(index, int) and 0 <= index < plan.games and index not in done:
                 done.add(index)
                 take(records)
-        result.resumed = len(done)
+        result.resumed = done.count
         out.open()
-    todo = (i for i in range(plan.games) if i not in done)
+    todo = (i for i in range(done.prefix, plan.games) if i not in done)
     bar = Progress(plan.games, "games", enabled=progress)
-    for _ in range(result.resumed):
-        bar.advance(already=True)
+    bar.skip(result.resumed, sum(t.errors for t in result.tallies))
     started = time.perf_counter()
     try:
         for records in backend.results(plan, todo):
@@ -83,3 +82,28 @@ def run(plan: Plan, backend: Backend, out: ResultsFile | None = None, progress: 
             out.close()
         bar.finish(result.interrupted)
     return result
+
+
+class _Done:
+    """Game numbers already played (from a results file). Files are written in game order, so
+    this is a prefix 0..n-1 and stays one number, however many games."""
+
+    def __init__(self):
+        self.prefix = 0
+        self.others: set[int] = set()
+
+    def add(self, index: int) -> None:
+        if index != self.prefix:
+            self.others.add(index)
+            return
+        self.prefix += 1
+        while self.prefix in self.others:
+            self.others.remove(self.prefix)
+            self.prefix += 1
+
+    def __contains__(self, index: int) -> bool:
+        return index < self.prefix or index in self.others
+
+    @property
+    def count(self) -> int:
+        return self.prefix + len(self.others)

@@ -132,3 +132,12 @@ def test_progress_lines_when_stderr_is_not_a_terminal():
     lines = stream.getvalue().splitlines()
     assert lines[0].startswith("games: 1/4 (25 %), 0 failed") and "games: 2/4 (50 %), 1 failed" in lines[1]
     assert lines[-1] == "games: done: 4/4, 1 failed"
+
+
+def test_games_already_done_are_kept_as_a_prefix():
+    from interpreter.lab.runner import _Done
+    done = _Done()
+    for i in (0, 1, 2, 5, 3, 4, 7):
+        done.add(i)
+    assert done.prefix == 6 and done.others == {7} and done.count == 7
+    assert [i for i in range(10) if i not in done] == [6, 8, 9]
