@@ -28,6 +28,9 @@ COMPONENT_RESERVED = {"kind", "per_player", "public", "mutable", "items", "faces
 DEFAULT_MAX_DECISIONS = 100_000
 
 
+GRID_SIZES = ("width", "height", "max_width", "max_height")
+
+
 def load_game(path: str | Path, variants: Iterable[str | Path] = ()) -> GameDef:
     """Load, check and compile a rule file (plus variant overlays). Raises RuleErrors."""
     doc, files = load_document(path, variants)
@@ -313,7 +316,7 @@ class _Builder:
                 initial = spec.get("initial", 0 if section == "counters" else None)
                 fam = StateFamily(str(name), dims, self.expr(initial, ["index"]), section == "counters",
                                   spec.get("min"), spec.get("max"), str(spec.get("visibility", "public")),
-                                  str(spec.get("label", "")), pos)
+                                  str(spec.get("label", "")), pos, bool(spec.get("internal", False)))
                 (self.game.counters if section == "counters" else self.game.variables)[str(name)] = fam
         if section == "variables":
             for reserved in RESERVED_VARS:
@@ -335,6 +338,8 @@ class _Builder:
         grid = spec.get("grid")
         if grid is True:
             grid = {}
+        if isinstance(grid, dict):  # sizes may be expressions (tables, options, player_count)
+            grid = {k: (self.expr(v) if k in GRID_SIZES and isinstance(v, str) else v) for k, v in grid.items()}
         owner = self.expr(spec["owner"], ["index"]) if "owner" in spec else None
         return ZoneFamily(name, dims, bool(spec.get("ordered", False)), up, down, custom,
                           None if face is None else face == "up", dict(grid) if isinstance(grid, dict) else None,
@@ -507,6 +512,7 @@ class _Builder:
         if "winners" in spec:
             sc.winners = self.expr(spec["winners"])
         sc.lowest_wins = bool(spec.get("lowest_wins", False))
+        sc.all_tied = str(spec.get("all_tied", "draw"))
         if spec.get("final"):
             proc = Proc("scoring:final", [], decl_pos=spec.value_pos("final"))
             self.game.procs[proc.name] = proc

@@ -52,6 +52,7 @@ class StateFamily:
     visibility: str = "public"  # public | owner | hidden
     label: str = ""
     pos: Pos = None
+    internal: bool = False  # rule bookkeeping: never shown on a player's screen
 
 
 @dataclass
@@ -157,6 +158,7 @@ class Scoring:
     winners: Optional[Closure] = None
     final: Optional[Proc] = None
     lowest_wins: bool = False
+    all_tied: str = "draw"  # every player tied after tie-breaks: "draw" (no winner) or "shared"
 
 
 @dataclass
