@@ -13,6 +13,7 @@ from typing import Any, Iterable
 from . import ast
 from .compiler import RESERVED_VARS, Compiler
 from .errors import Pos, RuleError, RuleErrors, RulebookError, suggest
+from .generate import generated_items
 from .model import (Action, Board, Check, ComponentDef, Dim, Function, GameDef, ItemDef,
                     OptionDef, Proc, Scoring, StateFamily, ZoneFamily)
 from .overlay import apply_overlay, load_chain, resolve_base
@@ -24,7 +25,7 @@ BUILTIN_EVENTS = {"game_start", "round_start", "round_end", "phase_start", "phas
                   "turn_start", "turn_end", "action_end"}
 ITEM_RESERVED = {"id", "count", "when", "label", "labels"}
 COMPONENT_RESERVED = {"kind", "per_player", "public", "mutable", "items", "faces", "face",
-                      "start", "label", "labels", "description", "discard"}  # `back` is also an attribute
+                      "start", "label", "labels", "description", "discard", "generate"}  # `back` is also an attribute
 DEFAULT_MAX_DECISIONS = 100_000
 
 
@@ -263,7 +264,10 @@ class _Builder:
             mutable.setdefault("value", None)
         self.game.mutable_attrs.update(mutable)
         items = []
-        raw_items = spec.get("items") or [YMap({"id": cid})]
+        raw_items = list(spec.get("items") or [])
+        if "generate" in spec:
+            raw_items += self._generated(spec["generate"])
+        raw_items = raw_items or [YMap({"id": cid})]
         for i, item in enumerate(raw_items):
             attrs = dict(shared)
             attrs.update(mutable)
@@ -283,6 +287,16 @@ class _Builder:
                             str(spec.get("label", cid.replace("_", " "))), dict(spec.get("labels") or {}), pos,
                             tuple(mutable) + ("pos",), str(spec.get("back", cid)),
                             str(spec["discard"]) if spec.get("discard") else None)
+
+    def _generated(self, spec: YMap) -> list:
+        from .layout import StaticContext
+        known = len(self.compiler.errors)
+        try:
+            return generated_items(spec, self.game.tables, self.expr, StaticContext(self.game, 0, {}))
+        except RuleError as exc:
+            if len(self.compiler.errors) == known:  # else: already reported where it was written
+                self.errors.append(exc)
+            return []
 
     def _dims(self, spec: YMap, pos: Pos) -> list[Dim]:
         dims = []
