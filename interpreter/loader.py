@@ -122,6 +122,8 @@ class _Builder:
         return self.compiler.compile_expr(value, list(scope))
 
     def parse(self, text: Any) -> list:
+        if isinstance(text, list):  # a block written as named steps: [{id, do}, …]
+            return [stmt for step in text for stmt in self.parse(step.get("do"))]
         if text is None or (isinstance(text, str) and not text.strip()):
             return []
         try:
@@ -232,8 +234,8 @@ class _Builder:
                 edges[(b, a)] = attrs
         return Board(bid, nodes, adj, edges, directed)
 
-    def _grid_board(self, bid: str, grid: dict) -> Board:
-        w, h = int(grid["width"]), int(grid["height"])
+    def _grid_board(self, bid: str, grid: YMap) -> Board:
+        w, h = self._size(grid, "width"), self._size(grid, "height")
         diagonal = bool(grid.get("diagonal", False))
         nodes = {f"{x},{y}": {"x": x, "y": y} for y in range(h) for x in range(w)}
         adj: dict = {n: [] for n in nodes}
@@ -287,6 +289,25 @@ class _Builder:
                             str(spec.get("label", cid.replace("_", " "))), dict(spec.get("labels") or {}), pos,
                             tuple(mutable) + ("pos",), str(spec.get("back", cid)),
                             str(spec["discard"]) if spec.get("discard") else None)
+
+    def _size(self, spec: YMap, key: str) -> int:
+        """A board size: a number, or an expression over the tables (evaluated now)."""
+        value = spec[key]
+        if isinstance(value, str):
+            from .layout import StaticContext
+            known = len(self.compiler.errors)
+            fn = self.expr(value)
+            if len(self.compiler.errors) > known:
+                return 1
+            try:
+                value = fn(StaticContext(self.game, 0, {}), {})
+            except Exception as exc:  # noqa: BLE001 - reported at the value's position
+                self.err(f"{key}: {exc}", spec.value_pos(key), "E104")
+                return 1
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            self.err(f"{key} must be a whole number of at least 1, got {value!r}", spec.value_pos(key), "E104")
+            return 1
+        return value
 
     def _generated(self, spec: YMap) -> list:
         from .layout import StaticContext
