@@ -89,6 +89,8 @@ def validate(paths: tuple[str, ...]) -> None:
             for e in flatten([exc]):
                 click.echo(str(e), err=True)
             continue
+        for warning in game.warnings:
+            click.echo(str(warning), err=True)
         click.echo(f"ok: {f} ({game.id})")
     if bad:
         sys.exit(EXIT_INVALID)

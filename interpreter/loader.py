@@ -14,6 +14,7 @@ from . import ast
 from .compiler import RESERVED_VARS, Compiler
 from .errors import Pos, RuleError, RuleErrors, RulebookError, suggest
 from .generate import generated_items
+from .zone_use import reveal_warnings, zone_use_errors
 from .model import (Action, Board, Check, ComponentDef, Dim, Function, GameDef, ItemDef,
                     OptionDef, Proc, Scoring, StateFamily, ZoneFamily)
 from .overlay import apply_overlay, load_chain, resolve_base
@@ -127,10 +128,13 @@ class _Builder:
         if text is None or (isinstance(text, str) and not text.strip()):
             return []
         try:
-            return parse_block(text)
+            stmts = parse_block(text)
         except RuleError as exc:
             self.errors.append(exc)
             return []
+        self.errors.extend(zone_use_errors(stmts, self.game.zones))
+        self.game.warnings.extend(reveal_warnings(stmts, self.game.zones))
+        return stmts
 
     def parse_expr_node(self, value: Any, pos: Pos) -> ast.Node:
         if not isinstance(value, str):

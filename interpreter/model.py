@@ -190,3 +190,4 @@ class GameDef:
     code_env: dict = field(default_factory=dict)  # namespace of the generated Python code
     label_fns: dict = field(default_factory=dict)  # choose … label EXPR: key -> (function, slot)
     layouts: dict = field(default_factory=dict)  # cache: (n, options) -> Layout
+    warnings: list = field(default_factory=list)  # RuleErrors that do not stop loading (`validate` shows them)
