@@ -167,9 +167,38 @@ def print_grids(view: dict) -> None:
             console.print("   " + line, markup=False, highlight=False)
 
 
+def print_board_places(view: dict) -> set:
+    """Graph boards as one row per place: its neighbours and everything on it. Returns the
+    zone keys shown, so they are not listed again."""
+    shown: set = set()
+    labels = view.get("zone_labels", {})
+    for board_id, places in (view.get("board_places") or {}).items():
+        name = board_id.replace("_", " ")
+        table = Table(title=name if "map" in name else f"{name} (map)", title_justify="left")
+        table.add_column("place", style="bold")
+        table.add_column("next to")
+        table.add_column("here")
+        for place in places:
+            here = []
+            for key in place["zones"]:
+                shown.add(key)
+                name = labels.get(key, key)
+                family, _, index = name.partition(" [")
+                rest = [part for part in index.rstrip("]").split(", ") if part and part != place["label"]]
+                owner = f" {' '.join(rest)}" if rest else ""
+                here.append(f"{escape(family)}{escape(owner)}: " + ", ".join(_grouped(view["zones"][key])))
+            table.add_row(escape(place["label"]), escape(", ".join(place["neighbors"])), "\n".join(here))
+        console.print(table)
+    return shown
+
+
 def print_view(view: dict, player: int) -> None:
-    console.rule(f"P{player + 1} — round {view.get('round')}, phase {view.get('phase')}")
+    phase = view.get("phase")
+    console.rule(f"P{player + 1} — round {view.get('round')}" + (f", phase {phase}" if phase else ", setup"))
+    on_maps = print_board_places(view)
     for key, pieces in view["zones"].items():
+        if key in on_maps:
+            continue
         name = view.get("zone_labels", {}).get(key, key)
         console.print(f"[bold]{escape(name)}[/bold]: " + ", ".join(_grouped(pieces)))
     print_grids(view)

@@ -60,6 +60,9 @@ def view(S: Any, viewer: Any = None) -> dict:
         "counter_labels": {key: slot_label(S.lay.counters[key]) for key in counters},
         "variables": variables, "waiting_for": S.current_players(), "over": S.over,
     }
+    places = _board_places(S, zones)
+    if places:
+        out["board_places"] = places
     grids = _grids(S, viewer)
     if grids:
         out["grids"] = grids
@@ -88,6 +91,32 @@ def _grids(S: Any, viewer: Any) -> dict:
             rows.append([x, y, text, owner])
         out[str(key)] = rows
     return out
+
+
+def _board_places(S: Any, zones: dict) -> dict:
+    """Zones indexed by a graph board's nodes, gathered per node so a map reads district by
+    district: board id -> [{node, label, neighbors, zones: [zone keys with pieces]}]."""
+    by_board: dict = {}
+    for key in zones:
+        info = S.lay.zones.get(key)
+        fam = S.game.zones.get(info.family) if info is not None else None
+        if fam is None:
+            continue
+        for dim, value in zip(fam.dims, info.index):
+            if dim.kind == "board":
+                by_board.setdefault(dim.board, {}).setdefault(value, []).append(key)
+                break
+    out = {}
+    for board_id, at_node in by_board.items():
+        board = S.game.boards[board_id]
+        out[board_id] = [{"node": node, "label": _node_label(board, node),
+                          "neighbors": [_node_label(board, m) for m in board.adj.get(node, [])],
+                          "zones": at_node.get(node, [])} for node in board.nodes]
+    return out
+
+
+def _node_label(board: Any, node: str) -> str:
+    return str((board.nodes.get(node) or {}).get("label", node))
 
 
 def _grid_shape(S: Any, key: Any) -> dict:

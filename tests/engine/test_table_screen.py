@@ -143,3 +143,43 @@ def test_counters_are_grouped_by_player(tmp_path):
     per_player, others = _counter_rows(view)
     assert per_player == {"money": {0: 3, 1: 5}}
     assert others == ["pot = 2"]
+
+
+def test_a_graph_board_is_shown_place_by_place_with_neighbours_and_what_is_there(tmp_path, capsys):
+    from interpreter.render import print_view
+    game = load(tmp_path, """
+boards:
+  streets:
+    nodes:
+      harbour: {label: Harbour}
+      market: {label: Market}
+      hill: {label: Hill}
+    edges:
+      - {between: [harbour, market]}
+      - {between: [market, hill]}
+components:
+  cart: {per_player: true, start: yard, items: [{id: cart}]}
+zones:
+  yard: {per: [player]}
+  street: {per: [{board: streets}, player]}
+setup:
+  - id: carts
+    do: |
+      move yard[0] to street["market", players[0]]
+      move yard[1] to street["hill", players[1]]
+flow:
+  rounds: 1
+  phases:
+    - {id: p, turns: seat, turn: "choose x from [1, 2] by player"}
+scoring:
+  score: "0"
+""")
+    view = game.new_game(players=2, seed=1).view(0)
+    places = {p["label"]: p for p in view["board_places"]["streets"]}
+    assert places["Market"]["neighbors"] == ["Harbour", "Hill"]
+    assert places["Hill"]["zones"] == ["street:hill:1"] and places["Harbour"]["zones"] == []
+    print_view(view, 0)
+    out = capsys.readouterr().out
+    market_row = next(line for line in out.splitlines() if line.startswith("│ Market"))
+    assert "street P1: cart" in market_row
+    assert "street [Market" not in out  # not listed a second time as a flat zone
