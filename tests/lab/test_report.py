@@ -99,3 +99,13 @@ def test_png_report_is_one_figure(tmp_path):
 def test_a_report_of_another_kind_is_a_usage_error(tmp_path):
     r = run("simulate", COIN, "--games", "5", "--report", tmp_path / "r.pdf")
     assert r.exit_code == 2 and "FILE.html or FILE.png" in r.stderr
+
+
+def test_simulate_html_report_has_agents_and_failed_games(tmp_path):
+    path = tmp_path / "sim.html"
+    r = run("simulate", FAILING, "--games", "60", "--agents", "first,random", "--report", path)
+    assert r.exit_code == 1
+    text = path.read_text(encoding="utf-8")
+    assert len(re.findall(r'<img[^>]*src="data:image/png;base64,', text)) == 3
+    assert "<th>agent</th>" in text and "Failed games" in text
+    assert "rulebook play " in text and "while scoring: ZeroDivisionError" in text
