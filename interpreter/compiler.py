@@ -133,8 +133,19 @@ def fuse(proc: Proc, env: dict) -> None:
             j = getattr(code[j], "span_end", j + 1)
         tail = _tail_of(code[j], j, env) if j < n else None
         if len(units) >= 2 or tail is not None:
+            proc.originals.setdefault(i, code[i])
             code[i] = _fused_source([(k, _body_of(code[k], env)) for k in units], j, env, tail)
         i = j
+
+
+def unfuse(proc: Proc) -> None:
+    """Put back every instruction that a fused run or a structured statement replaced, so each
+    statement is dispatched by the VM on its own (slower, same game): for tools that watch
+    single instructions, such as rule coverage. Nothing counts as fused afterwards."""
+    for i, ins in proc.originals.items():
+        proc.code[i] = ins
+    proc.originals.clear()
+    proc.simple.clear()
 
 
 def _body_of(ins: Callable, env: dict) -> str:
@@ -319,6 +330,7 @@ class Compiler:
             return
         ins = scope["_ins"]
         ins.body, ins.span_end = body, end
+        proc.originals.setdefault(start, proc.code[start])
         proc.code[start] = ins
         proc.simple.add(start)
         ctx.control.discard(start)

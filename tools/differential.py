@@ -110,10 +110,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--option-games", type=int, default=40,
                     help="games per configuration with an option moved off its default")
     ap.add_argument("--out", required=True, help="JSON file to write")
+    ap.add_argument("--shard", default="0/1", help="K/N: only every N-th configuration from the K-th "
+                    "(run N processes, then join their files with --join)")
+    ap.add_argument("--join", nargs="*", default=[], help="join these shard files into --out")
     args = ap.parse_args(argv)
     data: dict[str, str] = {}
+    if args.join:
+        for part in args.join:
+            data.update(json.loads(Path(part).read_text())["digests"])
+        order = [key for key, *_ in configurations()]
+        data = {key: data[key] for key in order}
+    shard, shards = (int(x) for x in args.shard.split("/"))
     t0 = time.process_time()
-    for key, entry, variants, n, opts in configurations():
+    for number, (key, entry, variants, n, opts) in enumerate(configurations()):
+        if args.join or number % shards != shard:
+            continue
         game = Game.load(ROOT / entry, [ROOT / v for v in variants])
         games = args.games if not opts else args.option_games
         data[key] = " ".join(play_digest(game, n, opts, seed) for seed in range(games))
