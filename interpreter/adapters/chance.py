@@ -1,0 +1,136 @@
+"""Random draws as explicit chance outcomes.
+
+Every random thing a rule does (shuffle, roll, random_int, random_choice, shuffled) draws
+through one generator method, `below(n)`: a uniform integer in [0, n). A `ScriptedRng` answers
+those draws from a list of outcomes given in advance, and raises `NeedChance(n)` at the first
+draw it has no answer for. So a step of the game (setting it up, or applying decisions) can be
+run with the outcomes drawn so far; when it stops at an unanswered draw, that draw is a chance
+node with n equally likely outcomes, and the step is run again, from the state before it, once
+the outcome is known. States before a step are never changed (steps run on clones), so a
+`Node` is immutable and can be shared by any number of copies.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..game import Game
+from ..rng import Rng
+
+
+class NeedChance(BaseException):
+    """A draw with no scripted outcome. A BaseException, so that the VM, which turns ordinary
+    exceptions inside rule code into rule errors, lets it through unchanged."""
+
+    def __init__(self, outcomes: int):
+        super().__init__(outcomes)
+        self.outcomes = outcomes
+
+
+class ScriptedRng(Rng):
+    """A generator whose draws are given in advance (see the module docstring)."""
+
+    __slots__ = ("forced", "used")
+
+    def __init__(self, forced: tuple = ()):  # noqa: D107 - no seeding: nothing is random here
+        self.state = 0
+        self.forced = tuple(forced)
+        self.used = 0
+
+    def copy(self) -> "ScriptedRng":
+        r = ScriptedRng(self.forced)
+        r.state, r.used = self.state, self.used
+        return r
+
+    def next32(self) -> int:
+        raise RuntimeError("scripted chance answers below() only")
+
+    def below(self, n: int) -> int:
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        if n == 1:
+            return 0  # as Rng.below: one possible outcome is no draw
+        if self.used < len(self.forced):
+            k = self.forced[self.used]
+            if not 0 <= k < n:
+                raise ValueError(f"chance outcome {k} is not one of 0..{n - 1}")
+            self.used += 1
+            self.state += 1  # so "did this draw anything?" checks see the draw
+            return k
+        raise NeedChance(n)
+
+
+class RecordingRng(Rng):
+    """The seeded generator, remembering the largest number of outcomes of any draw."""
+
+    __slots__ = ("widest",)
+
+    def __init__(self, seed: int = 0):
+        super().__init__(seed)
+        self.widest = 0
+
+    def copy(self) -> "RecordingRng":
+        r = RecordingRng.__new__(RecordingRng)
+        r.state, r.widest = self.state, self.widest
+        return r
+
+    def below(self, n: int) -> int:
+        if n > self.widest:
+            self.widest = n
+        return super().below(n)
+
+
+@dataclass(frozen=True)
+class Node:
+    """A point of the game tree. At a decision point (or the end) `state` is the engine state.
+    At a chance node `state` is None: `base` is the state before the open step (None: the setup),
+    `step` the decisions of that step, `draws` the outcomes drawn so far in it and `outcomes`
+    the number of outcomes of the next draw. Never changed once made."""
+
+    state: Any = None
+    base: Any = None
+    step: tuple = ()
+    draws: tuple = ()
+    outcomes: int = 0
+
+    @property
+    def is_chance(self) -> bool:
+        return self.state is None
+
+    def __deepcopy__(self, memo: dict) -> "Node":
+        return self  # immutable: copies share it
+
+
+class Stepper:
+    """Runs steps of one configuration (players, options) with scripted chance."""
+
+    def __init__(self, game: Game, players: int, options: dict):
+        self.game = game
+        self.players = players
+        self.options = options
+
+    def root(self) -> Node:
+        return self._run(None, (), ())
+
+    def decide(self, node: Node, step: tuple) -> Node:
+        """Apply decisions ((player, option index), …) taken together at a decision node."""
+        return self._run(node.state, tuple(step), ())
+
+    def chance(self, node: Node, outcome: int) -> Node:
+        if not 0 <= outcome < node.outcomes:
+            raise ValueError(f"chance outcome {outcome} is not one of 0..{node.outcomes - 1}")
+        return self._run(node.base, node.step, node.draws + (outcome,))
+
+    def _run(self, base: Any, step: tuple, draws: tuple) -> Node:
+        rng = ScriptedRng(draws)
+        try:
+            if base is None:
+                S = self.game.new_game(self.players, self.options, seed=0, rng=rng)
+            else:
+                S = base.clone()
+                S.rng = rng
+                for player, option in step:
+                    S.apply(player, option)
+        except NeedChance as need:
+            return Node(None, base, step, draws, need.outcomes)
+        return Node(S)
