@@ -12,6 +12,7 @@ the outcome is known. States before a step are never changed (steps run on clone
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ..game import Game
@@ -96,6 +97,11 @@ class Node:
     @property
     def is_chance(self) -> bool:
         return self.state is None
+
+    @cached_property
+    def deciding(self) -> tuple:
+        """Who decides here (empty at a chance node or the end)."""
+        return () if self.state is None else tuple(self.state.current_players())
 
     def __deepcopy__(self, memo: dict) -> "Node":
         return self  # immutable: copies share it

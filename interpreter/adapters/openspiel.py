@@ -122,6 +122,15 @@ class RulebookGame(pyspiel.Game):
     def new_initial_state(self) -> "RulebookState":
         return RulebookState(self, self.config)
 
+    def state_at(self, engine_state: Any) -> "RulebookState":
+        """A pyspiel state at a decision point of this configuration's engine state (a game
+        played or arranged elsewhere); it is copied, never changed."""
+        if engine_state.game is not self.config.game.d or engine_state.n != self.config.profile.players:
+            raise AdapterError("that state is not of this game and player count")
+        state = RulebookState(self, self.config)
+        state._node = Node(engine_state.clone())
+        return state
+
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> "ViewObserver":
         if params:
             raise AdapterError(f"observation parameters are not supported; passed {params}")
@@ -145,10 +154,9 @@ class RulebookState(pyspiel.State):
         node = self._node
         if node.is_chance:
             return pyspiel.PlayerId.CHANCE
-        S = node.state
-        if S.is_terminal():
+        deciding = node.deciding
+        if not deciding:
             return pyspiel.PlayerId.TERMINAL
-        deciding = S.current_players()
         if len(deciding) > 1:
             return pyspiel.PlayerId.SIMULTANEOUS
         return deciding[0]
@@ -180,8 +188,7 @@ class RulebookState(pyspiel.State):
         self._node = self._config.stepper.decide(node, ((player, self._legal(player, action)),))
 
     def _apply_actions(self, actions: list[int]) -> None:
-        S = self._node.state
-        step = tuple((p, self._legal(p, actions[p])) for p in S.current_players())
+        step = tuple((p, self._legal(p, actions[p])) for p in self._node.deciding)
         self._node = self._config.stepper.decide(self._node, step)
 
     def _legal(self, player: int, action: int) -> int:
