@@ -98,6 +98,13 @@ class Node:
     def is_chance(self) -> bool:
         return self.state is None
 
+    def view(self, player: Any) -> dict:
+        """The engine state's view for `player` (None: everything), made once per node."""
+        cache = self.__dict__.setdefault("_views", {})
+        if player not in cache:
+            cache[player] = self.state.view(player)
+        return cache[player]
+
     @cached_property
     def deciding(self) -> tuple:
         """Who decides here (empty at a chance node or the end)."""

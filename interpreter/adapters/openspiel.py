@@ -222,7 +222,8 @@ class RulebookState(pyspiel.State):
         if node.is_chance:
             where = "setup" if node.base is None else f"after decisions {list(node.step)}"
             return f"chance: draw {len(node.draws) + 1} ({node.outcomes} outcomes), {where}"
-        return json.dumps(node.state.view(None), sort_keys=True, default=str)
+        return node.__dict__.get("_text") or node.__dict__.setdefault(
+            "_text", json.dumps(node.view(None), sort_keys=True, default=str))
 
     @property
     def engine_state(self) -> Any:
@@ -247,30 +248,33 @@ class ViewObserver:
             self.dict = {"view": self.tensor}
 
     def set_from(self, state: RulebookState, player: int) -> None:
-        S = _seen_state(state._node)
-        if S is None:
+        seen = _seen_node(state._node)
+        if seen is None:
             self.tensor.fill(0)
         else:
-            self.tensor[:] = self.config.encoder.encode(S.view(player))
+            self.tensor[:] = self.config.encoder.encode(seen.view(player))
 
     def string_from(self, state: RulebookState, player: int) -> str:
         node = state._node
-        S = _seen_state(node)
-        if S is None:
+        seen = _seen_node(node)
+        if seen is None:
             text = "setup"
         else:
-            text = json.dumps(S.view(player), sort_keys=True, default=str)
+            text = json.dumps(seen.view(player), sort_keys=True, default=str)
             if self.perfect_recall:
-                text += "\n" + "\n".join(S.log_lines(player))
+                text += "\n" + "\n".join(seen.state.log_lines(player))
         if node.is_chance:
             own = [option for p, option in node.step if p == player]
             text += f"\nchance after my decision {own}" if own else "\nchance"
         return f"P{player + 1}\n{text}"
 
 
-def _seen_state(node: Node) -> Any:
-    """The engine state the players see at a node: at a chance node, the one before the step."""
-    return node.base if node.is_chance else node.state
+def _seen_node(node: Node) -> Node | None:
+    """The node whose state the players see: at a chance node, the decision point before the
+    open step (None during the setup)."""
+    if not node.is_chance:
+        return node
+    return None if node.base is None else Node(node.base)
 
 
 def _unique(labels: list[str]) -> list[str]:
