@@ -25,7 +25,7 @@ import pyspiel
 from ..game import Game
 from .chance import Node, Stepper
 from .encoding import ViewEncoder
-from .profile import AdapterError, Profile, derive
+from .profile import AdapterError, Profile, derive, load_rules
 
 _REGISTERED: dict[str, Any] = {}  # short name -> factory
 
@@ -51,7 +51,7 @@ def load_game(file: str | Path, players: int | None = None, options: dict | None
     """The rule file (plus variants) with this player count and these options, as a pyspiel
     game. `utility` is "win_loss" (default) or "scores" (see docs/adapters.md). The game is
     also registered with pyspiel under `game.get_type().short_name`."""
-    rules = Game.load(file, variants)
+    rules = load_rules(file, variants)
     profile = derive(rules, players, options, utility=utility, max_actions=max_actions,
                      score_range=score_range, samples=samples)
     config = _Config(rules, profile)

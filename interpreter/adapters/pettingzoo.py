@@ -27,9 +27,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from ..game import Game
 from .encoding import ViewEncoder
-from .profile import AdapterError, Profile, derive
+from .profile import AdapterError, Profile, derive, load_rules
 
 
 def env(file: str | Path, players: int | None = None, options: dict | None = None, **kwargs: Any
@@ -39,10 +38,10 @@ def env(file: str | Path, players: int | None = None, options: dict | None = Non
     return RulebookEnv(file, players, options, **kwargs)
 
 
-def parallel_env(file: str | Path, players: int | None = None, options: dict | None = None,
-                 **kwargs: Any) -> "RulebookParallelEnv":
+def parallel_env(file: str | Path, players: int | None = None, options: dict | None = None, *,
+                 illegal: str = "raise", **kwargs: Any) -> "RulebookParallelEnv":
     """The rule file with PettingZoo's parallel API (see RulebookParallelEnv)."""
-    return RulebookParallelEnv(RulebookEnv(file, players, options, **kwargs))
+    return RulebookParallelEnv(RulebookEnv(file, players, options, **kwargs), illegal=illegal)
 
 
 class RulebookEnv(AECEnv):
@@ -54,7 +53,7 @@ class RulebookEnv(AECEnv):
         super().__init__()
         if render_mode not in (None, "ansi", "human"):
             raise AdapterError(f"render_mode is 'ansi' or 'human', not {render_mode!r}")
-        self.rules = Game.load(file, variants)
+        self.rules = load_rules(file, variants)
         self.profile: Profile = derive(self.rules, players, options, utility=utility,
                                        max_actions=max_actions, score_range=score_range, samples=samples)
         self.metadata = dict(self.metadata, name=f"rulebook_{self.rules.id}")
@@ -166,10 +165,15 @@ class RulebookEnv(AECEnv):
 class RulebookParallelEnv(ParallelEnv):
     """The parallel API over a RulebookEnv: each step, every agent that must decide now (several
     during a secret simultaneous choice) gives one action, applied in seat order; actions of
-    agents with nothing to decide (their mask is all zeros) are ignored."""
+    agents with nothing to decide (their mask is all zeros) are ignored. An action outside the
+    mask raises, or with illegal="wrap" is read modulo the number of options (for samplers that
+    ignore masks, such as PettingZoo's parallel seed test)."""
 
-    def __init__(self, aec: RulebookEnv):
+    def __init__(self, aec: RulebookEnv, illegal: str = "raise"):
+        if illegal not in ("raise", "wrap"):
+            raise AdapterError(f"illegal is 'raise' or 'wrap', not {illegal!r}")
         self.aec = aec
+        self.illegal = illegal
         self.possible_agents = aec.possible_agents[:]
         self.metadata = dict(aec.metadata, is_parallelizable=True)
         self.render_mode = aec.render_mode
@@ -196,7 +200,10 @@ class RulebookParallelEnv(ParallelEnv):
             if aec.terminations[agent] or aec.truncations[agent]:
                 break
             aec.agent_selection = agent
-            aec.step(actions[agent])
+            action = actions[agent]
+            if self.illegal == "wrap" and action is not None:
+                action = int(action) % aec.state.option_count(aec._player(agent))
+            aec.step(action)
             for a, r in aec.rewards.items():
                 rewards[a] += r
         observations, infos = self._observations(), self._infos()

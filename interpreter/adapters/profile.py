@@ -80,14 +80,40 @@ class Profile:
                                "the game general-sum")
 
 
+_LOADED: dict = {}
+
+
+def load_rules(file: str | Path, variants: tuple = ()) -> Game:
+    """Game.load, remembered per file set (and the files' modification times), so that making
+    many environments of one game loads and compiles it once."""
+    paths = [Path(file).resolve()] + [Path(v).resolve() for v in variants]
+    key = tuple((str(p), p.stat().st_mtime_ns if p.exists() else None) for p in paths)
+    if key not in _LOADED:
+        _LOADED[key] = Game.load(file, variants)
+    return _LOADED[key]
+
+
 def derive(game: Game, players: int | None, options: dict | None, *, utility: str = "win_loss",
            max_actions: int | None = None, score_range: tuple | None = None,
            samples: int = 20, seed: int = 0) -> Profile:
-    """The profile of one configuration, from its rules and `samples` seeded random games."""
+    """The profile of one configuration, from its rules and `samples` seeded random games
+    (remembered per game and arguments)."""
     if utility not in UTILITIES:
         raise AdapterError(f"utility must be one of {', '.join(UTILITIES)}, not {utility!r}")
     n = game.default_players if players is None else int(players)
     opts = game.resolve_options(options)
+    key = (id(game), n, repr(sorted(opts.items())), utility, max_actions,
+           None if score_range is None else tuple(score_range), samples, seed)
+    if key not in _PROFILES:
+        _PROFILES[key] = (game, _derive(game, n, opts, utility, max_actions, score_range, samples, seed))
+    return _PROFILES[key][1]
+
+
+_PROFILES: dict = {}
+
+
+def _derive(game: Game, n: int, opts: dict, utility: str, max_actions: int | None,
+            score_range: tuple | None, samples: int, seed: int) -> Profile:
     first = game.new_game(n, opts, seed=seed, logging=False)
     widest_options, widest_draw, lows, highs, sums = 0, 0, [], [], set()
     for i in range(samples):
@@ -95,11 +121,10 @@ def derive(game: Game, players: int | None, options: dict | None, *, utility: st
         S = game.new_game(n, opts, seed=seed + i, logging=False, rng=rng)
         pick = random.Random(seed + i)
         while not S.is_terminal():
-            for p in S.current_players():
-                k = S.option_count(p)
-                widest_options = max(widest_options, k)
-                S.apply(p, pick.randrange(k))
-                break
+            p = S.current_players()[0]
+            k = S.option_count(p)
+            widest_options = max(widest_options, k)
+            S.apply(p, pick.randrange(k))
         widest_draw = max(widest_draw, rng.widest)
         scores = S.returns()
         lows.append(min(scores))
