@@ -113,11 +113,31 @@ class Node:
     def __deepcopy__(self, memo: dict) -> "Node":
         return self  # immutable: copies share it
 
+    def __reduce__(self):
+        """Pickled as the engine's JSON (State.to_json) of its states."""
+        S = self.state if self.state is not None else self.base
+        rules_hash = S.game.rules_hash if S is not None else None
+        data = [None if x is None else x.to_json() for x in (self.state, self.base)]
+        return _node_from, (rules_hash, data[0], data[1], self.step, self.draws, self.outcomes)
+
+
+_GAMES: dict = {}  # rules hash -> Game, for reading pickled nodes
+
+
+def _node_from(rules_hash: str | None, state: dict | None, base: dict | None, step: tuple,
+               draws: tuple, outcomes: int) -> Node:
+    game = _GAMES.get(rules_hash)
+    if rules_hash is not None and game is None:
+        raise ValueError("a pickled game position needs its rules loaded first (load_game)")
+    restore = (lambda data: None if data is None else game.restore(data))
+    return Node(restore(state), restore(base), tuple(step), tuple(draws), outcomes)
+
 
 class Stepper:
     """Runs steps of one configuration (players, options) with scripted chance."""
 
     def __init__(self, game: Game, players: int, options: dict):
+        _GAMES[game.d.rules_hash] = game
         self.game = game
         self.players = players
         self.options = options

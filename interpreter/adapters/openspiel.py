@@ -31,11 +31,13 @@ _REGISTERED: dict[str, Any] = {}  # short name -> factory
 
 
 class _Config:
-    """What every state of one game shares (never copied: states are cloned often)."""
+    """What every state of one game shares (never copied: states are cloned often; pickled as
+    the arguments of load_game, so that a serialized state can be read in another process)."""
 
-    def __init__(self, game: Game, profile: Profile):
+    def __init__(self, game: Game, profile: Profile, args: dict):
         self.game = game
         self.profile = profile
+        self.args = args
         self.stepper = Stepper(game, profile.players, profile.options)
         self.root = self.stepper.root()
         sample = game.new_game(profile.players, profile.options, seed=0, logging=False)
@@ -43,6 +45,13 @@ class _Config:
 
     def __deepcopy__(self, memo: dict) -> "_Config":
         return self
+
+    def __reduce__(self):
+        return _config_from, (self.args,)
+
+
+def _config_from(args: dict) -> _Config:
+    return load_game(**args).config
 
 
 def load_game(file: str | Path, players: int | None = None, options: dict | None = None, *,
@@ -54,13 +63,16 @@ def load_game(file: str | Path, players: int | None = None, options: dict | None
     rules = load_rules(file, variants)
     profile = derive(rules, players, options, utility=utility, max_actions=max_actions,
                      score_range=score_range, samples=samples)
-    config = _Config(rules, profile)
     game_type = _game_type(rules, profile)
     name = game_type.short_name
     if name not in _REGISTERED:
+        args = dict(file=str(file), players=profile.players, options=profile.options,
+                    variants=tuple(str(v) for v in variants), utility=utility,
+                    max_actions=max_actions, score_range=score_range, samples=samples)
+        config = _Config(rules, profile, args)
         _REGISTERED[name] = lambda params=None, _c=config, _t=game_type: RulebookGame(_c, _t, params)
         pyspiel.register_game(game_type, _REGISTERED[name])
-    return RulebookGame(config, game_type)
+    return _REGISTERED[name]()
 
 
 def _short_name(rules: Game, profile: Profile) -> str:
@@ -230,8 +242,6 @@ class RulebookState(pyspiel.State):
         """The engine state at a decision point or the end (None at a chance node)."""
         return self._node.state
 
-    def __reduce__(self):
-        raise TypeError("rulebook states are not picklable; replay state.history() instead")
 
 
 class ViewObserver:

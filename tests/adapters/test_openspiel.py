@@ -1,7 +1,10 @@
 """Rule files as OpenSpiel games: OpenSpiel's own checks and algorithms through the adapter."""
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -39,7 +42,7 @@ def test_every_entry_file_is_found():
 @pytest.mark.parametrize("path", ENTRIES, ids=_id)
 def test_openspiel_random_simulation(path):
     game = load_game(path, samples=5)
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 
 @pytest.mark.slow
@@ -47,7 +50,7 @@ def test_openspiel_random_simulation(path):
                          ids=lambda x: _id(x) if isinstance(x, Path) else "base")
 def test_openspiel_random_simulation_slow(path, variant):
     game = load_game(path, variants=(variant,) if variant else ())
-    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
 
 
 @pytest.mark.parametrize("players,options", [(2, {"two_players": True}), (3, {}), (5, {})])
@@ -55,6 +58,23 @@ def test_random_simulation_other_player_counts(players, options):
     game = load_game(RULES / "dogs_day" / "game.yaml", players=players, options=options, samples=3)
     assert game.num_players() == players
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+def test_serialized_state_is_read_back_in_another_process():
+    game = load_game(RULES / "liars_dice" / "game.yaml")
+    state = game.new_initial_state()
+    for action in (3, 4, 5):  # the two dice, then P1's bid
+        state.apply_action(action)
+    text = pyspiel.serialize_game_and_state(game, state)
+    code = (f"import pyspiel\nfrom interpreter.adapters.openspiel import load_game\n"
+            f"load_game({str(RULES / 'liars_dice' / 'game.yaml')!r})\n"
+            f"game, state = pyspiel.deserialize_game_and_state({text!r})\n"
+            f"print(state.history(), state.current_player(), state.information_state_string(1))")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert result.returncode == 0, result.stderr
+    expected = f"{state.history()} {state.current_player()} {state.information_state_string(1)}"
+    assert result.stdout.rstrip("\n") == expected
 
 
 # ---------------------------------------------------------------------- game type
