@@ -66,8 +66,8 @@ class Profile:
             return [1.0 if 0 in winners else 0.0]
         if not winners:
             return [0.0] * n
-        share = 1.0 / len(winners)
-        return [n / (n - 1) * ((share if p in winners else 0.0) - 1.0 / n) for p in range(n)]
+        k = len(winners)  # n/(n-1) * (1/k - 1/n) for a winner, written so 1 stays exactly 1
+        return [(n - k) / (k * (n - 1)) if p in winners else -1.0 / (n - 1) for p in range(n)]
 
     def _check_scores(self, values: list) -> None:
         low, high = self.score_low, self.score_high

@@ -1,6 +1,7 @@
 """Rule files as OpenSpiel games: OpenSpiel's own checks and algorithms through the adapter."""
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import subprocess
@@ -110,6 +111,11 @@ def test_win_loss_utilities_share_wins_and_sum_to_zero():
     profile = game.config.profile
     assert profile.utilities([5, 9, 9, 1], [1, 2]) == pytest.approx([-1 / 3, 1 / 3, 1 / 3, -1 / 3])
     assert profile.utilities([0, 0, 0, 0], []) == [0.0] * 4
+    for n in range(2, 9):  # a sole winner gets exactly the declared maximum, 1
+        wide = dataclasses.replace(profile, players=n)
+        values = wide.utilities([0] * n, [n - 1])
+        assert values[-1] == 1.0 and min(values) == wide.utility_range()[0]
+        assert sum(values) == pytest.approx(0.0)
 
 
 # ---------------------------------------------------------------------- chance
