@@ -134,19 +134,30 @@ def _node_from(rules_hash: str | None, state: dict | None, base: dict | None, st
 
 
 class Stepper:
-    """Runs steps of one configuration (players, options) with scripted chance."""
+    """Runs steps of one configuration (players, options): with scripted chance (explicit
+    chance nodes), or, `sampled`, with the engine's own seeded generator (no chance nodes)."""
 
-    def __init__(self, game: Game, players: int, options: dict):
+    def __init__(self, game: Game, players: int, options: dict, sampled: bool = False):
         _GAMES[game.d.rules_hash] = game
         self.game = game
         self.players = players
         self.options = options
+        self.sampled = sampled
 
-    def root(self) -> Node:
+    def root(self, seed: int = 0) -> Node:
+        """The start: with scripted chance, the setup's first draw (or first decision); sampled,
+        the first decision of the game set up with `seed`."""
+        if self.sampled:
+            return Node(self.game.new_game(self.players, self.options, seed=seed))
         return self._run(None, (), ())
 
     def decide(self, node: Node, step: tuple) -> Node:
         """Apply decisions ((player, option index), …) taken together at a decision node."""
+        if self.sampled:
+            S = node.state.clone()
+            for player, option in step:
+                S.apply(player, option)
+            return Node(S)
         return self._run(node.state, tuple(step), ())
 
     def chance(self, node: Node, outcome: int) -> Node:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from .encoding import ViewEncoder
 from .profile import AdapterError, Profile, derive, load_rules
 
 _REGISTERED: dict[str, Any] = {}  # short name -> factory
+CHANCE_MODES = ("explicit", "sampled")
 
 
 class _Config:
@@ -38,8 +40,9 @@ class _Config:
         self.game = game
         self.profile = profile
         self.args = args
-        self.stepper = Stepper(game, profile.players, profile.options)
-        self.root = self.stepper.root()
+        self.sampled = args["chance"] == "sampled" and profile.random
+        self.stepper = Stepper(game, profile.players, profile.options, sampled=self.sampled)
+        self.root = None if self.sampled else self.stepper.root()
         sample = game.new_game(profile.players, profile.options, seed=0, logging=False)
         self.encoder = ViewEncoder(sample)
 
@@ -56,33 +59,39 @@ def _config_from(args: dict) -> _Config:
 
 def load_game(file: str | Path, players: int | None = None, options: dict | None = None, *,
               variants: tuple = (), utility: str = "win_loss", max_actions: int | None = None,
-              score_range: tuple | None = None, samples: int = 20) -> "RulebookGame":
+              score_range: tuple | None = None, samples: int = 20, chance: str = "explicit",
+              seed: int = 0) -> "RulebookGame":
     """The rule file (plus variants) with this player count and these options, as a pyspiel
-    game. `utility` is "win_loss" (default) or "scores" (see docs/adapters.md). The game is
-    also registered with pyspiel under `game.get_type().short_name`."""
+    game. `utility` is "win_loss" (default) or "scores"; `chance` is "explicit" (default: every
+    random draw is a chance node) or "sampled" (the engine's generator, seeded from `seed`);
+    see docs/adapters.md. The game is also registered with pyspiel under
+    `game.get_type().short_name`."""
+    if chance not in CHANCE_MODES:
+        raise AdapterError(f"chance must be one of {', '.join(CHANCE_MODES)}, not {chance!r}")
     rules = load_rules(file, variants)
     profile = derive(rules, players, options, utility=utility, max_actions=max_actions,
                      score_range=score_range, samples=samples)
-    game_type = _game_type(rules, profile)
+    game_type = _game_type(rules, profile, chance, seed)
     name = game_type.short_name
     if name not in _REGISTERED:
         args = dict(file=str(file), players=profile.players, options=profile.options,
                     variants=tuple(str(v) for v in variants), utility=utility,
-                    max_actions=max_actions, score_range=score_range, samples=samples)
+                    max_actions=max_actions, score_range=score_range, samples=samples,
+                    chance=chance, seed=seed)
         config = _Config(rules, profile, args)
         _REGISTERED[name] = lambda params=None, _c=config, _t=game_type: RulebookGame(_c, _t, params)
         pyspiel.register_game(game_type, _REGISTERED[name])
     return _REGISTERED[name]()
 
 
-def _short_name(rules: Game, profile: Profile) -> str:
+def _short_name(rules: Game, profile: Profile, chance: str, seed: int) -> str:
     text = json.dumps([rules.d.rules_hash, profile.players, profile.options, profile.utility,
-                       profile.max_actions, profile.score_low, profile.score_high],
+                       profile.max_actions, profile.score_low, profile.score_high, chance, seed],
                       sort_keys=True, default=str)
     return f"rulebook_{rules.id}_{profile.players}p_{hashlib.sha256(text.encode()).hexdigest()[:8]}"
 
 
-def _game_type(rules: Game, profile: Profile) -> pyspiel.GameType:
+def _game_type(rules: Game, profile: Profile, chance: str, seed: int) -> pyspiel.GameType:
     T = pyspiel.GameType
     if profile.utility_sum() is None:
         utility = T.Utility.GENERAL_SUM
@@ -91,10 +100,12 @@ def _game_type(rules: Game, profile: Profile) -> pyspiel.GameType:
     else:
         utility = T.Utility.CONSTANT_SUM
     return T(
-        short_name=_short_name(rules, profile),
+        short_name=_short_name(rules, profile, chance, seed),
         long_name=f"{rules.name} ({profile.players} players, rulebook)",
         dynamics=T.Dynamics.SIMULTANEOUS if profile.simultaneous else T.Dynamics.SEQUENTIAL,
-        chance_mode=T.ChanceMode.EXPLICIT_STOCHASTIC if profile.random else T.ChanceMode.DETERMINISTIC,
+        chance_mode=(T.ChanceMode.DETERMINISTIC if not profile.random else
+                     T.ChanceMode.EXPLICIT_STOCHASTIC if chance == "explicit" else
+                     T.ChanceMode.SAMPLED_STOCHASTIC),
         information=(T.Information.PERFECT_INFORMATION if profile.perfect_information
                      else T.Information.IMPERFECT_INFORMATION),
         utility=utility,
@@ -117,7 +128,7 @@ class RulebookGame(pyspiel.Game):
         low, high = profile.utility_range()
         info = pyspiel.GameInfo(
             num_distinct_actions=profile.max_actions,
-            max_chance_outcomes=profile.max_outcomes,
+            max_chance_outcomes=0 if config.sampled else profile.max_outcomes,
             num_players=profile.players,
             min_utility=low,
             max_utility=high,
@@ -126,6 +137,7 @@ class RulebookGame(pyspiel.Game):
         )
         super().__init__(game_type, info, params or {})
         self.config = config
+        self.seeds = random.Random(config.args["seed"])  # sampled chance: a game seed per new state
 
     @property
     def rules(self) -> Game:
@@ -159,7 +171,18 @@ class RulebookState(pyspiel.State):
     def __init__(self, game: RulebookGame, config: _Config):
         super().__init__(game)
         self._config = config
-        self._node: Node = config.root
+        self._seed = game.seeds.getrandbits(63) if config.sampled else None
+        self._at: Node | None = config.root  # sampled chance: set up when first needed
+
+    @property
+    def _node(self) -> Node:
+        if self._at is None:
+            self._at = self._config.stepper.root(self._seed)
+        return self._at
+
+    @_node.setter
+    def _node(self, node: Node) -> None:
+        self._at = node
 
     # ------------------------------------------------------------------ who moves
     def current_player(self) -> int:

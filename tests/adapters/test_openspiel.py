@@ -151,6 +151,24 @@ def test_kuhn_actions_are_pass_and_bet():
     assert [state.action_to_string(0, a) for a in (0, 1)] == ["pass", "bet"]
 
 
+def test_sampled_chance_uses_the_engine_generator():
+    game = load_game(KUHN, chance="sampled", seed=4)
+    assert game.get_type().chance_mode == T.ChanceMode.SAMPLED_STOCHASTIC
+    assert game.max_chance_outcomes() == 0
+    states = [game.new_initial_state() for _ in range(12)]
+    assert not any(s.is_chance_node() for s in states)
+    deals = {str(s) for s in states}
+    assert len(deals) > 1  # new states are new deals
+    again = load_game(KUHN, chance="sampled", seed=4)
+    assert [str(again.new_initial_state()) for _ in range(12)] == [str(s) for s in states]
+    copy = states[0].clone()
+    for s in (states[0], copy):
+        s.apply_action(1)
+        s.apply_action(1)
+    assert states[0].returns() == copy.returns() and str(states[0]) == str(copy)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
 # ---------------------------------------------------------------------- algorithms
 def test_cfr_on_kuhn_poker_reaches_the_game_value():
     game = load_game(KUHN, utility="scores")
