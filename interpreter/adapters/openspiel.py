@@ -7,7 +7,7 @@
 Decisions: action k is the k-th option as the deciding player sees it (`State.option_labels`),
 so ids are stable for an information state and never built from anything hidden. Chance: every
 random draw of the rules is an explicit chance node with equally likely outcomes (see
-chance.py). Simultaneous secret choices are simultaneous nodes; a player who has nothing to
+chance.py), or, with chance="sampled", the engine's own seeded generator decides. Simultaneous secret choices are simultaneous nodes; a player who has nothing to
 choose there has no legal action (OpenSpiel then passes 0, which is ignored). Strings and the
 observation tensor are made from `State.view(player)` (and, for information states, that
 player's log), never from the raw state. Utilities: see profile.py and docs/adapters.md.
