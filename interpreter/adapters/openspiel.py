@@ -14,6 +14,7 @@ player's log), never from the raw state. Utilities: see profile.py and docs/adap
 """
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import json
 import random
@@ -79,9 +80,18 @@ def load_game(file: str | Path, players: int | None = None, options: dict | None
                     max_actions=max_actions, score_range=score_range, samples=samples,
                     chance=chance, seed=seed)
         config = _Config(rules, profile, args)
-        _REGISTERED[name] = lambda params=None, _c=config, _t=game_type: RulebookGame(_c, _t, params)
-        pyspiel.register_game(game_type, _REGISTERED[name])
+        factory = lambda params=None, _c=config, _t=game_type: RulebookGame(_c, _t, params)  # noqa: E731
+        pyspiel.register_game(game_type, factory)
+        _keep_forever(factory)
+        _REGISTERED[name] = factory
     return _REGISTERED[name]()
+
+
+def _keep_forever(obj: Any) -> None:
+    """pyspiel's registry of games is a C++ static, destroyed after Python has shut down. Its
+    reference to `obj` must not be the last one then: freeing a Python object without the
+    interpreter aborts the process at exit. So one reference is never given back."""
+    ctypes.pythonapi.Py_IncRef(ctypes.py_object(obj))
 
 
 def _short_name(rules: Game, profile: Profile, chance: str, seed: int) -> str:

@@ -76,8 +76,7 @@ class Profile:
                                "(derived from sampled games): pass score_range=(low, high)")
         if self.score_sum is not None and abs(sum(values) - self.score_sum) > 1e-9:
             raise AdapterError(f"scores {values} do not add up to {self.score_sum} as every sampled "
-                               "game did: pass utility='win_loss', or a score_range to declare "
-                               "the game general-sum")
+                               "game did: pass more samples, or utility='win_loss'")
 
 
 _LOADED: dict = {}
@@ -134,12 +133,11 @@ def _derive(game: Game, n: int, opts: dict, utility: str, max_actions: int | Non
     has_random = _mentions_randomness(game)
     if score_range is not None:
         low, high = float(score_range[0]), float(score_range[1])
-        score_sum = None
     else:
         low, high = float(min(lows, default=0)), float(max(highs, default=0))
         if low == high:
             low, high = low - 1.0, high + 1.0
-        score_sum = sums.pop() if len(sums) == 1 else None
+    score_sum = sums.pop() if len(sums) == 1 else None
     faces = [len(c.faces) for c in game.d.components.values() if c.faces]
     return Profile(
         players=n, options=opts, simultaneous=_has_simultaneous(game), random=has_random,

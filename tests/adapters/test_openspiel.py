@@ -37,7 +37,12 @@ def _id(path: Path) -> str:
 
 
 def test_every_entry_file_is_found():
-    assert len(ENTRIES) == 11  # seven entry files of the five games, four classic games
+    # the seven entry files of the five games and the four classic games (and any added since)
+    expected = {"chicago_dry/game.yaml", "dogs_day/game.yaml", "chicago_poker/game.yaml",
+                "dice_town/game.yaml", "dice_town/cowboys.yaml", "between_two_cities/game.yaml",
+                "between_two_cities/capitals.yaml", "kuhn_poker/game.yaml", "tic_tac_toe/game.yaml",
+                "goofspiel/game.yaml", "liars_dice/game.yaml"}
+    assert expected <= {_id(p) for p in ENTRIES}
 
 
 @pytest.mark.parametrize("path", ENTRIES, ids=_id)
@@ -103,6 +108,17 @@ def test_registered_with_pyspiel():
     again = pyspiel.load_game(game.get_type().short_name)
     state = again.new_initial_state()
     assert state.current_player() == 0 and state.legal_actions() == list(range(9))
+
+
+def test_registered_games_do_not_crash_python_at_exit():
+    """pyspiel's registry outlives the interpreter: dropping our own references to a registered
+    game must not let that registry free a Python object after shutdown (exit code 134)."""
+    code = ("import gc\nimport interpreter.adapters.openspiel as o\n"
+            f"game = o.load_game({str(TIC_TAC_TOE)!r})\n"
+            "o._REGISTERED.clear()\ndel game\ngc.collect()\nprint('done')\n")
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert (result.returncode, result.stdout) == (0, "done\n"), result.stderr
 
 
 def test_win_loss_utilities_share_wins_and_sum_to_zero():
@@ -275,6 +291,14 @@ def test_a_decision_beyond_the_declared_bound_is_an_error():
     state = game.new_initial_state()
     with pytest.raises((AdapterError, RuntimeError), match="max_actions"):
         state.legal_actions()
+
+
+def test_scores_outside_the_declared_range_are_an_error():
+    game = load_game(TIC_TAC_TOE, utility="scores", score_range=(-0.5, 0.5))
+    assert (game.min_utility(), game.max_utility()) == (-0.5, 0.5)
+    assert game.get_type().utility == T.Utility.ZERO_SUM  # every sampled game sums to 0
+    with pytest.raises(AdapterError, match="score_range"):
+        game.config.profile.utilities([1, -1], [0])
 
 
 def test_unknown_utility_is_an_error():
