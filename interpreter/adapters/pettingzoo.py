@@ -237,7 +237,8 @@ def view_text(view: dict) -> str:
                  p["label"] + (" (face down)" if p.get("face_down") else "") for p in pieces]
         lines.append(f"{names.get(key, key)}: {', '.join(shown)}")
     for key, cells in (view.get("grids") or {}).items():
-        lines.append(f"{names.get(key, key)} (map): " + " ".join(f"({x},{y}) {t}" for x, y, t in cells))
+        # a cell is [x, y, text, …]: what follows the text (e.g. an owner) is left out here
+        lines.append(f"{names.get(key, key)} (map): " + " ".join(f"({c[0]},{c[1]}) {c[2]}" for c in cells))
     counter_names = view.get("counter_labels", {})
     if view["counters"]:
         lines.append("counters: " + ", ".join(f"{counter_names.get(k, k)} = {v}" for k, v in view["counters"].items()))
