@@ -142,9 +142,25 @@ def _piece(entry: Any) -> tuple:
     return (_shape(items),)
 
 
+_MEMO: dict = {}          # answers by question: a rule asks the same one for several options
+_MEMO_LIMIT = 20000
+
+
 def completable(occupied: set, shapes: list, w: int, h: int, blocked: set, include: list,
                 links: Any = None, paths: bool = True) -> bool:
     """Plain-Python core of grid_completable (see there)."""
+    key = (frozenset(occupied), repr(shapes), w, h, frozenset(blocked), repr(include), repr(links),
+           paths)
+    hit = _MEMO.get(key)
+    if hit is None:
+        if len(_MEMO) >= _MEMO_LIMIT:
+            _MEMO.clear()
+        hit = _MEMO[key] = _completable(occupied, shapes, w, h, blocked, include, links, paths)
+    return hit
+
+
+def _completable(occupied: set, shapes: list, w: int, h: int, blocked: set, include: list,
+                 links: Any, paths: bool) -> bool:
     pieces = [_piece(e) for e in shapes]
     sizes = {len(s) for p in pieces for s in p}
     need = 0
