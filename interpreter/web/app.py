@@ -216,8 +216,13 @@ def create_app(sessions: Sessions, *, admin_token: str | None = None,
         finally:
             expirer.cancel()
 
+    async def forbidden(request: Request) -> Response:
+        return Response(b"", status_code=403, headers=SECURITY_HEADERS)
+
     routes = [
         Route("/", index),
+        *[Route(path, forbidden, methods=["GET", "POST"]) for path in ("/play", "/play/", "/api/play", "/api/play/",
+                                                                       "/replay", "/replay/", "/api/replay/")],
         Route("/play/{token}", play_page),
         Route("/api/play/{token}", play_state, methods=["GET"]),
         Route("/api/play/{token}", play_decide, methods=["POST"]),
