@@ -73,7 +73,7 @@ def counters_html(view: dict) -> str:
     """Counters by family: a family indexed by one number with a square count of at least 9
     entries is drawn as a square grid (values of 0 left blank); others as a table."""
     families: dict[str, list] = {}
-    for key, value in (view.get("counters") or {}).items():
+    for key, value in sorted((view.get("counters") or {}).items(), key=lambda kv: _natural(kv[0])):
         fam, _, index = key.partition(":")
         families.setdefault(fam, []).append((index, value, (view.get("counter_labels") or {}).get(key, key)))
     out = []
@@ -92,8 +92,13 @@ def counters_html(view: dict) -> str:
     return "".join(out)
 
 
+def _natural(key: str) -> list:
+    """"money:10" after "money:9": a stable order however the state's dicts were rebuilt."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in key.split(":")]
+
+
 def variables_html(view: dict) -> str:
     rows = "".join(f"<tr><td>{escape(k.replace('_', ' '))}</td><td>{escape(_text(v))}</td></tr>"
-                   for k, v in (view.get("variables") or {}).items()
+                   for k, v in sorted((view.get("variables") or {}).items())
                    if v is not None and k not in ("round", "phase"))
     return f'<table class="variables">{rows}</table>' if rows else ""

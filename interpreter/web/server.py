@@ -57,7 +57,7 @@ def serve(file: str | None, *, players: int | None, options: dict, variants: lis
             for session in resumed:
                 click.echo(f"{session.game.name} (game {session.id}, {session.version} decisions):")
                 print_urls(session, host, port)
-        else:
+        if not any(not s.state.is_terminal() for s in resumed):
             session = sessions.create(file, variants, players, options, seed, seats, hot_seat)
             click.echo(f"{session.game.name}: {len(session.kinds)} players, seed {seed}; games kept in {db}")
             print_urls(session, host, port)
