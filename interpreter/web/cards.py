@@ -6,9 +6,9 @@ import math
 from html import escape
 from typing import Any
 
-from .svg import colour, piece_text
+from .svg import piece_text
 
-STACK_AFTER = 5  # runs of more identical-looking cards than this are drawn as one counted stack
+STACK_AFTER = 8  # runs of more identical-looking cards than this are drawn as one counted stack
 
 
 def _card(p: dict, count: int = 1) -> str:
@@ -62,8 +62,8 @@ def zones_html(table: Any, view: dict, seat: int | None) -> str:
             continue
         owner = table.owner.get(key)
         group = "shared" if owner is None else ("mine" if owner == seat else "others")
-        style = f' style="border-color:{colour(owner)}"' if owner is not None else ""
-        groups[group].append(f'<section class="zone {group}" data-zone="{escape(key)}"{style}>'
+        seat_class = f" seat-{owner % 8}" if owner is not None else ""
+        groups[group].append(f'<section class="zone {group}{seat_class}" data-zone="{escape(key)}">'
                              f'<h3>{escape(labels.get(key, key))} <small>({len(pieces)})</small></h3>'
                              f'<div class="cards">{card_row(pieces)}</div></section>')
     return "".join(groups["mine"] + groups["shared"] + groups["others"])

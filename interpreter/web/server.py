@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from ..errors import InputError
-from .sessions import TABLE_SEAT, Sessions
+from .sessions import TABLE_SEAT, Refused, Sessions
 from .store import Store
 
 
@@ -58,7 +58,10 @@ def serve(file: str | None, *, players: int | None, options: dict, variants: lis
                 click.echo(f"{session.game.name} (game {session.id}, {session.version} decisions):")
                 print_urls(session, host, port)
         if not any(not s.state.is_terminal() for s in resumed):
-            session = sessions.create(file, variants, players, options, seed, seats, hot_seat)
+            try:
+                session = sessions.create(file, variants, players, options, seed, seats, hot_seat)
+            except Refused as exc:
+                raise InputError(f"{db}: {exc.message}") from None
             click.echo(f"{session.game.name}: {len(session.kinds)} players, seed {seed}; games kept in {db}")
             print_urls(session, host, port)
         admin = secrets.token_urlsafe(24)

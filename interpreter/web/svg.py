@@ -11,7 +11,7 @@ from typing import Any
 
 from .tablelayout import BoardShape
 
-CELL = 120  # pixels per layout unit
+CELL = 170  # pixels per layout unit
 PLAYER_COLOURS = ["#d9480f", "#1c7ed6", "#2b8a3e", "#ae3ec9", "#f08c00", "#0c8599", "#c2255c", "#5c940d"]
 NEUTRAL = "#495057"
 
@@ -64,6 +64,7 @@ def board_svg(shape: BoardShape, view: dict, pieces_on: dict) -> str:
              f'viewBox="0 0 {width:.0f} {height:.0f}" width="{width:.0f}" height="{height:.0f}" '
              f'role="img" aria-label="{escape(shape.label)}">']
     closed = blocked_values(view)
+    labels = []  # edge labels go on top of the nodes, so short edges stay readable
     if not shape.is_grid:
         for a, b, attrs in shape.edges:
             (x1, y1), (x2, y2) = at(a), at(b)
@@ -74,11 +75,11 @@ def board_svg(shape: BoardShape, view: dict, pieces_on: dict) -> str:
             parts.append(f'<g class="{cls}"><title>{escape(title)}</title>'
                          f'<line x1="{x1:.0f}" y1="{y1:.0f}" x2="{x2:.0f}" y2="{y2:.0f}"/>')
             mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-            if text:
-                parts.append(f'<text class="edge-label" x="{mx:.0f}" y="{my - 4:.0f}">{escape(text)}</text>')
-            if blocked:
-                parts.append(f'<text class="edge-cross" x="{mx:.0f}" y="{my + 14:.0f}">✕</text>')
             parts.append("</g>")
+            if text:
+                labels.append(f'<text class="edge-label" x="{mx:.0f}" y="{my - 4:.0f}">{escape(text)}</text>')
+            if blocked:
+                labels.append(f'<text class="edge-cross" x="{mx:.0f}" y="{my + 14:.0f}">✕</text>')
     size = CELL * (0.96 if shape.is_grid else 0.78)
     for node, info in shape.nodes.items():
         cx, cy = at(node)
@@ -90,6 +91,7 @@ def board_svg(shape: BoardShape, view: dict, pieces_on: dict) -> str:
                          f'{escape(info["label"])}</text>')
         parts.extend(_chips(pieces_on.get(node, []), cx, cy - size / 2 + (8 if shape.is_grid else 22), size))
         parts.append("</g>")
+    parts.extend(labels)
     parts.append("</svg>")
     return "".join(parts)
 

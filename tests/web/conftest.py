@@ -1,6 +1,11 @@
 """Shared helpers for the web tests: an app with its sessions, and rule-file paths."""
 from __future__ import annotations
 
+import re
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -55,3 +60,38 @@ def poker():
     server = Server(POKER, ["human", "human"], seed=3)
     with server.client:
         yield server
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def serve_process(args: list[str], db, port: int) -> tuple[subprocess.Popen, str]:
+    """Run the real `rulebook serve` and wait until it answers; returns it and its banner."""
+    import httpx
+
+    cmd = [sys.executable, "-m", "interpreter", "serve", *args, "--port", str(port), "--db", str(db)]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines = []
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if "serving" in line:
+            break
+    for _ in range(100):  # the port opens right after the banner
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/", timeout=1)
+            break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    return proc, "".join(lines)
+
+
+def urls_of(text: str) -> dict:
+    """Seat (0-based) -> private URL, from the banner `rulebook serve` prints."""
+    return {int(m.group(1)) - 1: m.group(2) for m in re.finditer(r"P(\d+): (http://\S+/play/\S+)", text)}

@@ -3,48 +3,15 @@ still works and the game goes on from the last decision. Runs the real `rulebook
 from __future__ import annotations
 
 import os
-import re
 import signal
-import socket
-import subprocess
-import sys
-import time
 
 import httpx
 
-from .conftest import POKER
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from .conftest import POKER, free_port, serve_process, urls_of
 
 
 def start(db, port):
-    cmd = [sys.executable, "-m", "interpreter", "serve", POKER, "--seats", "human,human", "--seed", "4",
-           "--port", str(port), "--db", str(db)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    lines = []
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        if "serving" in line:
-            break
-    for _ in range(100):  # the port opens right after the banner
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/", timeout=1)
-            break
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    return proc, "".join(lines)
-
-
-def urls_of(text: str) -> dict:
-    return {int(m.group(1)) - 1: m.group(2) for m in re.finditer(r"P(\d): (http://\S+/play/\S+)", text)}
+    return serve_process([POKER, "--seats", "human,human", "--seed", "4"], db, port)
 
 
 def api(url: str) -> str:
