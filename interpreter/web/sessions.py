@@ -53,6 +53,14 @@ class GameSession:
     last_active: float = field(default_factory=time.time)
     ai_task: Any = None
     _payloads: dict = field(default_factory=dict)  # (version, seat) -> payload
+    since: dict = field(default_factory=dict)  # seat -> version since which its decision is as shown
+    _asked: dict = field(default_factory=dict)  # seat -> (prompt, option labels) last shown
+
+    def __post_init__(self) -> None:
+        S = self.state
+        for seat in range(len(self.kinds)):
+            self.since[seat] = self.version  # pages older than this (before a restart) reload
+            self._asked[seat] = (S.prompt(seat), tuple(S.option_labels(seat))) if seat in S.current_players() else None
 
     # ------------------------------------------------------------------ reading
     @property
@@ -106,8 +114,9 @@ class GameSession:
         S = self.state
         if S.is_terminal():
             raise Refused(409, "the game is over")
-        if version is not None and version != self.version:
-            raise Refused(409, f"the game has moved on (you saw version {version}, it is {self.version}); reload")
+        if version is not None and not self.since.get(seat, 0) <= version <= self.version:
+            raise Refused(409, f"your options changed since you saw them (version {version}, now "
+                          f"{self.version}); reload")
         if seat not in S.current_players():
             raise Refused(409, f"P{seat + 1} is not deciding now (waiting for "
                           f"{', '.join(f'P{p + 1}' for p in S.current_players()) or 'nobody'})")
@@ -122,10 +131,23 @@ class GameSession:
         self.state.apply(seat, option)
         n = self.version
         self.version += 1
+        self._note_changes(seat)
         self.store.record_decision(self.id, n, seat, option, self.state.to_json())
         self.last_active = time.time()
         self._announce()
         self.kick_ai()
+
+    def _note_changes(self, mover: int) -> None:
+        """A page's version stays good for its seat while that seat's decision is unchanged:
+        others' secret picks in a simultaneous block do not make it stale; the seat's own
+        decision (a double click) and any change to its options do."""
+        S = self.state
+        self.since[mover] = self.version
+        for seat in range(len(self.kinds)):
+            asked = (S.prompt(seat), tuple(S.option_labels(seat))) if seat in S.current_players() else None
+            if seat != mover and asked != self._asked.get(seat):
+                self.since[seat] = self.version
+            self._asked[seat] = asked
 
     def _announce(self) -> None:
         for queue in list(self.listeners):

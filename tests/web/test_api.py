@@ -49,7 +49,7 @@ def test_acting_for_another_seat_is_403_and_changes_nothing(ttt):
     ({"option": True}, 400, "option index"),
     ({}, 400, "missing field"),
     ({"option": 0, "colour": "red"}, 400, "unknown field"),
-    ({"option": 0, "version": 7}, 409, "moved on"),
+    ({"option": 0, "version": 7}, 409, "options changed"),
     (b"{not json", 400, "malformed JSON"),
     (b"[1, 2]", 400, "JSON object"),
 ])
@@ -167,3 +167,19 @@ def test_idle_games_expire_and_their_tokens_stop_working(ttt):
     assert gone == [ttt.session.id]
     assert ttt.client.get(f"/api/play/{token}").status_code == 403
     assert ttt.store.raw("SELECT COUNT(*) FROM games")[0][0] == 0
+
+
+def test_secret_simultaneous_picks_do_not_make_the_other_pages_stale():
+    from .conftest import RULES
+    server = Server(str(RULES / "between_two_cities" / "game.yaml"), ["human"], seed=2, players=3)
+    with server.client:
+        assert server.session.state.current_players() == [0, 1, 2]
+        pages = {seat: server.get(seat).json() for seat in (0, 1, 2)}
+        assert server.post(0, {"option": 0, "version": pages[0]["version"]}).status_code == 200
+        # P2 still sees version 0 and its options are unchanged: its pick is accepted
+        assert server.post(1, {"option": 0, "version": pages[1]["version"]}).status_code == 200
+        assert server.get(2).json()["decision"] == pages[2]["decision"]
+        # a double click on a stale page is refused: P1's own decision moved on
+        r = server.post(0, {"option": 0, "version": pages[0]["version"]})
+        assert r.status_code == 409 and "options changed" in r.json()["error"]
+        assert server.session.version == 2
