@@ -114,8 +114,12 @@ def create_app(sessions: Sessions, *, admin_token: str | None = None,
             session, token_seat = sessions.lookup(request.path_params["token"])
             data = await _read_json(request)
             seat = session.seat_for(token_seat, data.get("seat"))
+            started = time.perf_counter()
             session.decide(seat, data["option"], data.get("version"))
-            return _json(session.payload(seat))
+            response = _json(session.payload(seat))
+            # how long the server worked on it (apply, commit, the new view), for load tests
+            response.headers["Server-Timing"] = f"app;dur={1000 * (time.perf_counter() - started):.2f}"
+            return response
         except Refused as exc:
             return _refusal(exc)
 
