@@ -8,7 +8,7 @@ from typing import Any
 import click
 
 from ..errors import InputError
-from .sessions import TABLE_SEAT, Refused, Sessions
+from .sessions import TABLE_SEAT, Refused, Sessions, check_setup
 from .store import Store
 
 
@@ -47,8 +47,10 @@ def serve(file: str | None, *, players: int | None, options: dict, variants: lis
     else:
         if file is None:
             raise click.UsageError("give a rule file, or --replay LOG")
+        game = check_setup(file, variants, players, options, seed, seats)  # before the database is touched
         store = Store(db)
         sessions = Sessions(store, max_games=max_games, idle_seconds=idle_minutes * 60, ai_delay=ai_delay)
+        sessions.remember_rules(file, variants, game)
         for problem in sessions.resume_all():
             click.echo(f"warning: {problem}", err=True)
         resumed = list(sessions.games.values())

@@ -209,11 +209,14 @@ class Sessions:
         self._rules: dict = {}  # (file, variants) -> Game
 
     def load_rules(self, file: str, variants: list[str]) -> Game:
-        key = (str(Path(file).resolve()), tuple(str(Path(v).resolve()) for v in variants))
+        key = _rules_key(file, variants)
         game = self._rules.get(key)
         if game is None:
             game = self._rules[key] = Game.load(key[0], list(key[1]))
         return game
+
+    def remember_rules(self, file: str, variants: list[str], game: Game) -> None:
+        self._rules[_rules_key(file, variants)] = game
 
     def create(self, file: str, variants: list[str], players: int | None, options: dict, seed: int,
                seats: list[str], hot_seat: bool = False) -> GameSession:
@@ -292,6 +295,25 @@ class Sessions:
                 session.ai_task.cancel()
             self.store.remove_game(gid)
         return gone
+
+
+def _rules_key(file: str, variants: list[str]) -> tuple:
+    return str(Path(file).resolve()), tuple(str(Path(v).resolve()) for v in variants)
+
+
+def check_setup(file: str, variants: list[str], players: int | None, options: dict, seed: int,
+                seats: list[str]) -> Game:
+    """Load the rules and check players, options and seats, before anything is written."""
+    game = Game.load(file, variants)
+    n = game.default_players if players is None else players
+    opts = game.resolve_options(options)
+    problems = game.check_setup(n, opts)
+    if problems:
+        raise InputError("; ".join(problems))
+    for i, kind in enumerate(_seat_kinds(seats, n)):
+        if kind != "human":
+            make_agent(kind, seed, i)
+    return game
 
 
 def _seat_kinds(seats: list[str], players: int) -> list[str]:

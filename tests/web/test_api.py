@@ -183,3 +183,16 @@ def test_secret_simultaneous_picks_do_not_make_the_other_pages_stale():
         r = server.post(0, {"option": 0, "version": pages[0]["version"]})
         assert r.status_code == 409 and "options changed" in r.json()["error"]
         assert server.session.version == 2
+
+
+def test_a_search_agent_seat_plays_through_the_registry():
+    import time
+    server = Server(TTT, ["mcts:8", "human"])
+    with server.client:
+        for _ in range(500):  # the AI seat moves first, by itself
+            if server.session.version == 1:
+                break
+            time.sleep(0.01)
+        page = server.get(1).json()
+        assert page["version"] == 1 and page["decision"] and len(page["decision"]["options"]) == 8
+        assert page["seats"][0]["agent"] == "mcts:8"
