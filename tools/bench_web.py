@@ -3,8 +3,9 @@
 
 Starts the real server (a subprocess on 127.0.0.1, a fresh SQLite file), creates --games games
 through its admin API, and gives every seat of every game a scripted client: it listens on the
-seat's WebSocket, fetches its view when told the game changed, and when it must decide, POSTs a
-random option. The decision round trip is the time from sending the POST to having the new view
+seat's WebSocket, fetches its view when told the game changed, and when it must decide, thinks
+for --think seconds (uniformly 0.5×–1.5×; 0: answer at once, which saturates the machine) and
+POSTs a random option. The decision round trip is the time from sending the POST to having the new view
 back (validation, the engine's apply, the SQLite commit, the view built for that seat).
 
 Bounded: each game stops after --decisions decisions (or at its end) and the whole run after
@@ -74,7 +75,7 @@ class Totals:
 
 
 async def seat_client(client: httpx.AsyncClient, base_ws: str, url: str, seat: int, seed: int,
-                      budget: dict, totals: Totals, stop_at: float) -> None:
+                      budget: dict, totals: Totals, stop_at: float, think: float) -> None:
     token = url.rsplit("/", 1)[1]
     api = f"/api/play/{token}"
     rng = random.Random(seed)
@@ -90,6 +91,8 @@ async def seat_client(client: httpx.AsyncClient, base_ws: str, url: str, seat: i
                     totals.finished += 1
                 return
             if page["decision"]:
+                if think > 0:
+                    await asyncio.sleep(think * rng.uniform(0.5, 1.5))
                 option = rng.randrange(len(page["decision"]["options"]))
                 budget["left"] -= 1
                 t0 = time.perf_counter()
@@ -115,7 +118,7 @@ async def seat_client(client: httpx.AsyncClient, base_ws: str, url: str, seat: i
 
 
 async def drive(base: str, admin: str, games: int, players: int, decisions: int, seconds: float,
-                seed: int) -> Totals:
+                seed: int, think: float) -> Totals:
     totals = Totals()
     limits = httpx.Limits(max_connections=games * players + 10, max_keepalive_connections=games * players + 10)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=30) as client:
@@ -132,7 +135,7 @@ async def drive(base: str, admin: str, games: int, players: int, decisions: int,
             budget = {"left": decisions}
             for seat, url in seats.items():
                 tasks.append(seat_client(client, base_ws, url, int(seat), seed * 1000 + g * 10 + int(seat),
-                                         budget, totals, stop_at))
+                                         budget, totals, stop_at, think))
         await asyncio.gather(*tasks)
     return totals
 
@@ -145,6 +148,7 @@ def main() -> None:
     ap.add_argument("--decisions", type=int, default=40, help="decisions per game at most")
     ap.add_argument("--seconds", type=float, default=120, help="the whole run stops after this")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--think", type=float, default=2.0, help="seconds a client thinks before deciding (0: none)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     port = free_port()
@@ -155,7 +159,7 @@ def main() -> None:
             t0 = time.perf_counter()
             client0 = time.process_time()
             totals = asyncio.run(drive(f"http://127.0.0.1:{port}", admin, args.games, args.players,
-                                       args.decisions, args.seconds, args.seed))
+                                       args.decisions, args.seconds, args.seed, args.think))
             wall = time.perf_counter() - t0
             client_cpu = time.process_time() - client0
             server_cpu = _cpu(proc.pid) - cpu0
@@ -165,7 +169,7 @@ def main() -> None:
     rt = sorted(totals.round_trips)
     sv = sorted(totals.server_ms)
     result = {
-        "games": args.games, "players": args.players, "rules": Path(args.rules).parent.name,
+        "games": args.games, "players": args.players, "think_seconds": args.think, "rules": Path(args.rules).parent.name,
         "decisions": len(rt), "errors": len(totals.errors), "conflicts_409": totals.conflicts,
         "games_finished": totals.finished, "wall_seconds": round(wall, 2),
         "server_cpu_seconds": round(server_cpu, 2) if server_cpu is not None else None,
@@ -184,10 +188,10 @@ def main() -> None:
         return
     for k, v in result.items():
         print(f"{k:24} {v}")
-    print("\n| games × seats | decisions | errors | round trip median | p95 | server time median | p95 "
+    print("\n| games × seats | think | decisions | errors | round trip median | p95 | server time median | p95 "
           "| decisions/s | server CPU s | client CPU s | load avg |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    print(f"| {args.games} × {args.players} | {result['decisions']} | {result['errors']} | "
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print(f"| {args.games} × {args.players} | {args.think} s | {result['decisions']} | {result['errors']} | "
           f"{result['round_trip_ms_median']} ms | {result['round_trip_ms_p95']} ms | "
           f"{result['server_ms_median']} ms | {result['server_ms_p95']} ms | {result['decisions_per_second']} | "
           f"{result['server_cpu_seconds']} | {result['client_cpu_seconds']} | {result['load_average']:.1f} |")
