@@ -132,24 +132,23 @@ def create_app(sessions: Sessions, *, admin_token: str | None = None,
         await ws.accept()
         queue: asyncio.Queue = asyncio.Queue()
         session.listeners.add(queue)
-        try:
+
+        async def send_notices() -> None:
             await ws.send_json({"version": session.version})
-            receiver = asyncio.ensure_future(ws.receive_text())
             while True:
-                getter = asyncio.ensure_future(queue.get())
-                done, _ = await asyncio.wait({getter, receiver}, return_when=asyncio.FIRST_COMPLETED)
-                if receiver in done:
-                    getter.cancel()
-                    receiver.result()  # raises WebSocketDisconnect when the page goes away
-                    receiver = asyncio.ensure_future(ws.receive_text())
-                    continue
-                version = getter.result()
-                while not queue.empty():
+                version = await queue.get()
+                while not queue.empty():  # several changes at once: one notice
                     version = queue.get_nowait()
                 await ws.send_json({"version": version})
+
+        sender = asyncio.ensure_future(send_notices())
+        try:
+            while True:  # pages send nothing; this returns when the page goes away
+                await ws.receive_text()
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            sender.cancel()
             session.listeners.discard(queue)
             session.last_active = time.time()
 
