@@ -92,3 +92,20 @@ def test_a_poker_page_never_names_the_other_hand(poker):
             assert all(f'"id": {card["id"]},' not in text for card in other_hand)
         seat = rng.choice(S.current_players())
         poker.post(seat, {"option": rng.randrange(len(S.legal_actions(seat)))})
+
+
+def test_a_secret_pick_in_progress_does_not_show_on_the_other_pages():
+    """Two identical games where P1 picks differently in a secret simultaneous draft: the other
+    seats' pages are the same in both (as the harness's open-block audit checks)."""
+    path = str(RULES / "between_two_cities" / "game.yaml")
+    pages = []
+    for option in (0, 2):
+        server = Server(path, ["human"], seed=5, players=3)
+        with server.client:
+            assert server.session.state.current_players() == [0, 1, 2]
+            assert server.post(0, {"option": option}).status_code == 200
+            pages.append({seat: sent_json(server, seat) for seat in (1, 2)})
+            own = server.get(0).json()
+            assert "(secret)" not in " ".join(own["log"])  # P1 reads their own pick
+    assert pages[0] == pages[1]
+    assert "P1 chooses (secret)" in pages[0][1]
