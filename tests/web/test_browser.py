@@ -36,16 +36,17 @@ def browser():
 def server(tmp_path):
     procs = []
 
-    def run(args):
-        port = free_port()
-        proc, banner = serve_process(args, tmp_path / "games.sqlite3", port)
+    def run(args, port=None):
+        proc, banner = serve_process(args, tmp_path / "games.sqlite3", port or free_port())
         procs.append(proc)
         return banner
 
+    run.procs = procs
     yield run
     for proc in procs:
-        proc.terminate()
-        proc.wait(timeout=10)
+        if proc.poll() is None:
+            proc.terminate()
+            proc.wait(timeout=10)
 
 
 def my_turn_or_over(page) -> str:
@@ -201,3 +202,28 @@ def test_every_game_is_drawn_readably(browser):
             box = svg.bounding_box()
             assert box and box["width"] > 50 and box["height"] > 50  # boards are drawn, not collapsed
         assert page.query_selector_all("#zones section, svg, table")
+
+
+def test_a_page_reconnects_after_the_server_is_killed_and_restarted(browser, server):
+    import signal
+    port = free_port()
+    args = [POKER, "--seats", "human,human", "--seed", "8"]
+    urls = urls_of(server(args, port))
+    page = browser.new_page(viewport={"width": 900, "height": 700})
+    seat = 0
+    page.goto(urls[seat])
+    page.wait_for_selector("#live.on", timeout=WAIT)
+    if not page.query_selector("button.option"):
+        seat = 1
+        page.goto(urls[seat])
+        page.wait_for_selector("#live.on", timeout=WAIT)
+    page.query_selector_all("button.option")[0].click()
+    page.wait_for_selector('body[data-version="1"]', timeout=WAIT)
+    shown = page.inner_text("#zones")
+    server.procs[-1].send_signal(signal.SIGKILL)
+    server.procs[-1].wait()
+    page.wait_for_selector("#live.off", timeout=WAIT)  # the page notices and keeps trying
+    banner = server(args, port)
+    assert "resumed 1 game" in banner
+    page.wait_for_selector("#live.on", timeout=WAIT)  # back, without a reload
+    assert page.inner_text("#zones") == shown and page.get_attribute("body", "data-version") == "1"

@@ -118,3 +118,18 @@ def test_between_two_cities_draws_each_city_as_a_grid():
     table = table_layout(game, S.n, S.options)
     page = seat_payload(S, table, 0, version=0, game_name=game.name, seats=[])
     assert len(re.findall(r'<svg class="grid-zone"', page["html"]["boards"])) == len(S.view(0).get("grids", {})) > 0
+
+
+def test_a_fixed_grid_board_is_drawn_cell_by_cell_with_pieces_in_their_cells():
+    from interpreter.model import Board
+    from interpreter.web.tablelayout import _shape
+    nodes = {f"{x},{y}": {"x": x, "y": y} for y in range(2) for x in range(3)}
+    shape = _shape("field", Board("field", nodes, {n: [] for n in nodes}, {}, False))
+    assert shape.is_grid and shape.nodes["2,1"]["x"] == 2.0 and shape.nodes["2,1"]["y"] == 1.0
+    from interpreter.web.svg import board_svg
+    svg = well_formed(board_svg(shape, {}, {"2,1": [({"id": 4, "label": "Knight"}, 1)]}))
+    ns = "{http://www.w3.org/2000/svg}"
+    cells = svg.findall(f".//{ns}g[@class='node']")
+    assert len(cells) == 6
+    knight = next(c for c in cells if c.get("data-node") == "2,1")
+    assert "Knight" in "".join(knight.itertext()) and f'fill="{PLAYER_COLOURS[1]}"' in ET.tostring(knight, encoding="unicode")
