@@ -28,7 +28,18 @@ def _card(p: dict, count: int = 1) -> str:
 
 
 def _text(v: Any) -> str:
+    """A view value as people read it (the view's JSON tags: $map, $tuple, $player, …)."""
     if isinstance(v, dict):
+        if "$map" in v:
+            return "; ".join(f"{_text(k)}: {_text(x)}" for k, x in v["$map"])
+        if "$tuple" in v:
+            return "(" + ", ".join(_text(x) for x in v["$tuple"]) + ")"
+        if "$player" in v:
+            return f"P{int(v['$player']) + 1}"
+        if "$piece" in v:
+            return f"#{v['$piece']}"
+        if "$zone" in v or "$family" in v:
+            return str(v.get("$zone", v.get("$family"))).replace("_", " ")
         return ", ".join(f"{k}={_text(x)}" for k, x in v.items())
     if isinstance(v, list):
         return ", ".join(_text(x) for x in v)

@@ -133,3 +133,10 @@ def test_a_fixed_grid_board_is_drawn_cell_by_cell_with_pieces_in_their_cells():
     assert len(cells) == 6
     knight = next(c for c in cells if c.get("data-node") == "2,1")
     assert "Knight" in "".join(knight.itertext()) and f'fill="{PLAYER_COLOURS[1]}"' in ET.tostring(knight, encoding="unicode")
+
+
+def test_attribute_values_read_as_text_not_json_tags():
+    row = card_row([{"id": 2, "name": "c", "kind": "card", "label": "Card",
+                     "step": {"$map": [["take", 2], ["marker", "any"]]}, "at": {"$tuple": [1, -1]},
+                     "holder": {"$player": 2}}])
+    assert "take: 2; marker: any" in row and "(1, -1)" in row and "holder: P3" in row and "$" not in row
