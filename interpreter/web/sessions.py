@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..agents import make_agent
-from ..errors import InputError
+from ..errors import InputError, RulebookError
 from ..game import Game
 from .payload import seat_payload
 from .store import Store
@@ -128,7 +129,10 @@ class GameSession:
         self._apply(seat, option)
 
     def _apply(self, seat: int, option: int) -> None:
-        self.state.apply(seat, option)
+        try:
+            self.state.apply(seat, option)
+        except RulebookError as exc:  # a rule that fails at run time: say so, keep serving
+            raise Refused(500, f"the rules failed at this decision: {exc}") from None
         n = self.version
         self.version += 1
         self._note_changes(seat)
@@ -192,7 +196,11 @@ class GameSession:
             choice = await asyncio.to_thread(agent.choose, snapshot, seat)
             if self.version != version or seat not in self.state.current_players():
                 continue  # a human moved meanwhile (simultaneous block): think again
-            self._apply(seat, int(choice))
+            try:
+                self._apply(seat, int(choice))
+            except Refused as exc:
+                print(f"game {self.id}: AI seat P{seat + 1}: {exc.message}", file=sys.stderr)
+                return
 
 
 class Sessions:

@@ -196,3 +196,14 @@ def test_a_search_agent_seat_plays_through_the_registry():
         page = server.get(1).json()
         assert page["version"] == 1 and page["decision"] and len(page["decision"]["options"]) == 8
         assert page["seats"][0]["agent"] == "mcts:8"
+
+
+def test_a_rule_that_fails_at_run_time_is_reported_not_crashed(ttt, monkeypatch):
+    from interpreter.errors import RuleRuntimeError
+
+    def broken(self, player, action):
+        raise RuleRuntimeError("division by zero in some rule")
+    monkeypatch.setattr(type(ttt.session.state), "apply", broken)
+    r = ttt.post(0, {"option": 0})
+    assert r.status_code == 500 and "the rules failed" in r.json()["error"]
+    assert ttt.session.version == 0 and decisions_stored(ttt) == 0
