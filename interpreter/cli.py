@@ -280,15 +280,16 @@ def changes(file) -> None:
 @click.option("--idle-minutes", type=float, default=360, show_default=True, help="Games untouched this long are removed.")
 @click.option("--ai-delay", type=float, default=0.6, show_default=True, help="Seconds an AI seat waits before it moves.")
 @click.option("--replay", "replay_log", type=click.Path(), help="Serve a replay viewer for a saved log instead.")
+@click.option("--lang", default=None, help="Show labels in this language where the rules give them (e.g. pt, es).")
 @_guard
 def serve(file, players, seed, options, variants, seats, hot_seat, host, port, db, max_games, idle_minutes,
-          ai_delay, replay_log) -> None:
+          ai_delay, replay_log, lang) -> None:
     """Play in the browser: prints one private URL per human seat."""
     from .web.server import serve as run_server
 
     run_server(file, players=players, options=_parse_options(options), variants=list(variants), seed=seed,
                seats=seats.split(","), hot_seat=hot_seat, host=host, port=port, db=db, max_games=max_games,
-               idle_minutes=idle_minutes, ai_delay=ai_delay, replay_log=replay_log)
+               idle_minutes=idle_minutes, ai_delay=ai_delay, replay_log=replay_log, lang=lang)
 
 
 # ---------------------------------------------------------------------- functions

@@ -174,7 +174,8 @@ def create_app(sessions: Sessions, *, admin_token: str | None = None,
                 raise Refused(400, "seed must be a whole number")
             try:
                 session = sessions.create(new_game["file"], new_game["variants"], new_game["players"],
-                                          new_game["options"], seed, seats, bool(data.get("hot_seat", False)))
+                                          new_game["options"], seed, seats, bool(data.get("hot_seat", False)),
+                                          new_game.get("lang"))
             except InputError as exc:
                 raise Refused(422, str(exc)) from None
             session.kick_ai()

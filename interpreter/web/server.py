@@ -32,7 +32,7 @@ def print_urls(session: Any, host: str, port: int) -> None:
 
 def serve(file: str | None, *, players: int | None, options: dict, variants: list[str], seed: int,
           seats: list[str], hot_seat: bool, host: str, port: int, db: str, max_games: int,
-          idle_minutes: float, ai_delay: float, replay_log: str | None) -> None:
+          idle_minutes: float, ai_delay: float, replay_log: str | None, lang: str | None = None) -> None:
     try:
         import uvicorn
         from .app import create_app
@@ -61,14 +61,14 @@ def serve(file: str | None, *, players: int | None, options: dict, variants: lis
                 print_urls(session, host, port)
         if not any(not s.state.is_terminal() for s in resumed):
             try:
-                session = sessions.create(file, variants, players, options, seed, seats, hot_seat)
+                session = sessions.create(file, variants, players, options, seed, seats, hot_seat, lang)
             except Refused as exc:
                 raise InputError(f"{db}: {exc.message}") from None
             click.echo(f"{session.game.name}: {len(session.kinds)} players, seed {seed}; games kept in {db}")
             print_urls(session, host, port)
         admin = secrets.token_urlsafe(24)
         new_game = {"file": file, "variants": variants, "players": players, "options": options,
-                    "seed": seed, "seats": seats}
+                    "seed": seed, "seats": seats, "lang": lang}
         app = create_app(sessions, admin_token=admin, new_game=new_game)
         click.echo(f"  more games: POST {_url(host, port, '/api/games')} with 'Authorization: Bearer {admin}'")
     if host not in ("127.0.0.1", "localhost", "::1"):

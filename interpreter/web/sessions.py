@@ -42,7 +42,7 @@ def new_token() -> str:
 class GameSession:
     id: str
     game: Game
-    setup: dict  # file, variants, players, options, seed, seats (kinds), hot_seat
+    setup: dict  # file, variants, players, options, seed, seats (kinds), hot_seat, lang
     state: Any
     table: TableLayout
     tokens: dict  # token -> seat (TABLE_SEAT for the hot-seat table)
@@ -227,7 +227,7 @@ class Sessions:
         self._rules[_rules_key(file, variants)] = game
 
     def create(self, file: str, variants: list[str], players: int | None, options: dict, seed: int,
-               seats: list[str], hot_seat: bool = False) -> GameSession:
+               seats: list[str], hot_seat: bool = False, lang: str | None = None) -> GameSession:
         self.expire_idle()
         if len(self.games) >= self.max_games:
             raise Refused(503, f"this server already runs {self.max_games} games (its limit)")
@@ -238,7 +238,7 @@ class Sessions:
         for i, kind in enumerate(kinds):
             if kind != "human":
                 make_agent(kind, seed, i)  # refuses unknown agent kinds now, not mid-game
-        S = game.new_game(n, opts, seed)
+        S = game.new_game(n, opts, seed, lang)
         tokens = {}
         if hot_seat:
             tokens[new_token()] = TABLE_SEAT
@@ -247,7 +247,8 @@ class Sessions:
                 if kind == "human":
                     tokens[new_token()] = i
         setup = {"file": str(Path(file).resolve()), "variants": [str(Path(v).resolve()) for v in variants],
-                 "players": n, "options": opts, "seed": seed, "seats": kinds, "hot_seat": hot_seat}
+                 "players": n, "options": opts, "seed": seed, "seats": kinds, "hot_seat": hot_seat,
+                 "lang": lang}
         gid = secrets.token_hex(8)
         self.store.add_game(gid, setup, S.to_json(), tokens)
         return self._register(GameSession(gid, game, setup, S, table_layout(game, n, opts), tokens, 0,

@@ -13,6 +13,11 @@ import pytest
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install -e '.[web]'")
 pytest.importorskip("httpx", reason="the web extra is not installed: pip install -e '.[web]'")
 
+import warnings  # noqa: E402
+
+# Newest Starlette prefers the httpx2 fork for its test client; httpx works with every version
+# the `web` extra allows, so its deprecation notice is noise here.
+warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
 from starlette.testclient import TestClient  # noqa: E402
 
 from interpreter.web.app import create_app  # noqa: E402

@@ -207,3 +207,15 @@ def test_a_rule_that_fails_at_run_time_is_reported_not_crashed(ttt, monkeypatch)
     r = ttt.post(0, {"option": 0})
     assert r.status_code == 500 and "the rules failed" in r.json()["error"]
     assert ttt.session.version == 0 and decisions_stored(ttt) == 0
+
+
+def test_labels_in_the_rules_language_when_asked():
+    from .conftest import RULES
+    from interpreter.web.sessions import Sessions
+    from interpreter.web.store import Store
+    sessions = Sessions(Store(), ai_delay=0)
+    game = str(RULES / "chicago_dry" / "game.yaml")
+    english = sessions.create(game, [], 2, {}, 1, ["human"])
+    portuguese = sessions.create(game, [], 2, {}, 1, ["human"], lang="pt")
+    assert "Garrafa" not in english.payload(0)["html"]["zones"]
+    assert ">Garrafa<" in portuguese.payload(0)["html"]["zones"]  # the drinks' pt labels
