@@ -120,23 +120,51 @@ def _chips(pieces: list, cx: float, top: float, size: float) -> list[str]:
     return out
 
 
-def grid_zone_svg(key: str, cells: list) -> str:
-    """A sparse grid zone from the view: [[x, y, text], …]; "?" is a cell the player cannot see."""
-    if not cells:
+def grid_zone_svg(key: str, cells: list, shape: dict | None = None) -> str:
+    """A grid zone from the view: cells [x, y, text, owner]; "?" is a cell the player cannot see.
+    `shape` (the view's grid_shapes entry): a declared width/height draws the whole grid, `origin`
+    is the first coordinate shown, `y_up` puts row 0 at the bottom."""
+    shape = shape or {}
+    if not cells and "width" not in shape:
         return ""
-    xs = [c[0] for c in cells]
-    ys = [c[1] for c in cells]
-    ox, oy = min(xs), min(ys)
-    unit = 64
-    width, height = (max(xs) - ox + 1) * unit, (max(ys) - oy + 1) * unit
+    xs = [c[0] for c in cells] or [0]
+    ys = [c[1] for c in cells] or [0]
+    x0, x1 = (0, shape["width"] - 1) if "width" in shape else (min(xs), max(xs))
+    y0, y1 = (0, shape["height"] - 1) if "height" in shape else (min(ys), max(ys))
+    shift = shape.get("origin", 0)
+    unit, margin = 64, 18  # margin: room for the coordinates
+    width, height = (x1 - x0 + 1) * unit + margin, (y1 - y0 + 1) * unit + margin
+
+    def at(x: int, y: int) -> tuple[int, int]:
+        row = (y1 - y) if shape.get("y_up") else (y - y0)
+        return margin + (x - x0) * unit, margin + row * unit
+
     parts = [f'<svg class="grid-zone" data-zone="{escape(key)}" xmlns="http://www.w3.org/2000/svg" '
              f'viewBox="0 0 {width} {height}" width="{width}" height="{height}">']
-    for x, y, text in cells:
-        px, py = (x - ox) * unit, (y - oy) * unit
+    for x in range(x0, x1 + 1):
+        px, _ = at(x, y0)
+        parts.append(f'<text class="coord" x="{px + unit / 2:.0f}" y="12">{x + shift}</text>')
+    for y in range(y0, y1 + 1):
+        _, py = at(x0, y)
+        parts.append(f'<text class="coord" x="9" y="{py + unit / 2 + 4:.0f}">{y + shift}</text>')
+    covered = {(c[0], c[1]) for c in cells}
+    for x in range(x0, x1 + 1):
+        for y in range(y0, y1 + 1):
+            if (x, y) not in covered:
+                px, py = at(x, y)
+                parts.append(f'<rect class="empty-cell" x="{px + 2}" y="{py + 2}" width="{unit - 4}" '
+                             f'height="{unit - 4}" rx="6"/>')
+    for cell in cells:
+        x, y, text = cell[0], cell[1], str(cell[2])
+        owner = cell[3] if len(cell) > 3 else None
+        px, py = at(x, y)
         hidden = text == "?"
-        parts.append(f'<g class="cell{" hidden" if hidden else ""}"><title>({x}, {y}) {escape(str(text))}</title>'
-                     f'<rect x="{px + 2}" y="{py + 2}" width="{unit - 4}" height="{unit - 4}" rx="6"/>'
-                     f'<text x="{px + unit / 2:.0f}" y="{py + unit / 2 + 4:.0f}">{escape(str(text)[:9])}</text></g>')
+        stroke = f' fill="{colour(owner)}" stroke="{colour(owner)}"' if owner is not None else ""
+        cls = "cell" + (" hidden" if hidden else "") + (" owned" if owner is not None else "")
+        parts.append(f'<g class="{cls}"><title>({x + shift}, {y + shift}) '
+                     f'{escape(text)}</title><rect x="{px + 2}" y="{py + 2}" width="{unit - 4}" '
+                     f'height="{unit - 4}" rx="6"{stroke}/><text x="{px + unit / 2:.0f}" '
+                     f'y="{py + unit / 2 + 4:.0f}">{escape(text[:9])}</text></g>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -155,7 +183,8 @@ def boards_html(table: Any, view: dict) -> str:
         out.append(f'<figure class="board-figure"><figcaption>{escape(shape.label)}</figcaption>'
                    f'{board_svg(shape, view, pieces_on.get(bid, {}))}</figure>')
     labels = view.get("zone_labels") or {}
+    shapes = view.get("grid_shapes") or {}
     for key, cells in (view.get("grids") or {}).items():
         out.append(f'<figure class="board-figure"><figcaption>{escape(labels.get(key, key))}</figcaption>'
-                   f'{grid_zone_svg(key, cells)}</figure>')
+                   f'{grid_zone_svg(key, cells, shapes.get(key))}</figure>')
     return "".join(out)

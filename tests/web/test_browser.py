@@ -168,7 +168,7 @@ def test_the_replay_viewer_steps_and_switches_seats(browser, server, tmp_path):
 
 GALLERY = ["chicago_dry/game.yaml", "dogs_day/game.yaml", "chicago_poker/game.yaml", "dice_town/game.yaml",
            "between_two_cities/game.yaml", "tic_tac_toe/game.yaml", "goofspiel/game.yaml", "kuhn_poker/game.yaml",
-           "liars_dice/game.yaml"]
+           "liars_dice/game.yaml", "../tests/fixtures/table/drop_four.yaml"]
 
 
 def test_every_game_is_drawn_readably(browser):

@@ -140,3 +140,19 @@ def test_attribute_values_read_as_text_not_json_tags():
                      "step": {"$map": [["take", 2], ["marker", "any"]]}, "at": {"$tuple": [1, -1]},
                      "holder": {"$player": 2}}])
     assert "take: 2; marker: any" in row and "(1, -1)" in row and "holder: P3" in row and "$" not in row
+
+
+def test_a_declared_grid_is_drawn_whole_with_owners_and_row_zero_at_the_bottom_when_asked():
+    cells = [[0, 0, "X", 0], [2, 1, "O", 1]]
+    svg = grid_zone_svg("board", cells, {"width": 3, "height": 2, "origin": 1, "y_up": True})
+    root = well_formed(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    assert len(root.findall(f".//{ns}rect[@class='empty-cell']")) == 4  # 6 cells, 2 covered
+    pieces = {g.find(f"{ns}text").text: g.find(f"{ns}rect") for g in root.iter(f"{ns}g")}
+    assert pieces["X"].get("fill") == PLAYER_COLOURS[0] and pieces["O"].get("fill") == PLAYER_COLOURS[1]
+    assert int(pieces["X"].get("y")) > int(pieces["O"].get("y"))  # y_up: row 0 below row 1
+    coords = [t.text for t in root.iter(f"{ns}text") if t.get("class") == "coord"]
+    assert coords == ["1", "2", "3", "1", "2"]  # columns then rows, numbered from the origin
+    flipped = well_formed(grid_zone_svg("board", cells, {"width": 3, "height": 2}))
+    pieces = {g.find(f"{ns}text").text: g.find(f"{ns}rect") for g in flipped.iter(f"{ns}g")}
+    assert int(pieces["X"].get("y")) < int(pieces["O"].get("y"))
