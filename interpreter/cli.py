@@ -1,4 +1,4 @@
-"""The `rulebook` command: validate, play, simulate, replay, test, changes, serve, functions.
+"""The `rulebook` command: validate, play, simulate, compare, replay, test, changes, serve, functions.
 
 Exit codes: 0 success, 1 invalid input (rules, options, logs), 2 usage error. Errors go to
 stderr as `file:line:col: message`. Set RULEBOOK_DEBUG=1 to see Python tracebacks of internal
@@ -162,35 +162,15 @@ def play(file, players, seed, options, variants, agents, log_path, as_json, quie
     print_result(game, S)
 
 
-# ---------------------------------------------------------------------- simulate
-@main.command()
-@click.argument("file", type=click.Path())
-@click.option("--games", type=int, required=True, help="How many games.")
-@_common_game_options
-@click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes (0: one per CPU).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the statistics.")
-@_guard
-def simulate(file, games, players, seed, options, variants, jobs, as_json) -> None:
-    """Play many random games and report statistics."""
-    from .game import Game
-    from .simulate import run_simulation
+# ---------------------------------------------------------------------- simulate, compare
+def _register_lab() -> None:
+    from .lab.commands import COMMANDS
+    for command in COMMANDS:
+        command.callback = _guard(command.callback)
+        main.add_command(command)
 
-    if games < 1:
-        raise click.UsageError("--games must be at least 1")
-    game = Game.load(file, variants)
-    n = game.default_players if players is None else players
-    opts = game.resolve_options(_parse_options(options))
-    problems = game.check_setup(n, opts)
-    if problems:
-        raise InputError("; ".join(problems))
-    stats = run_simulation(file, list(variants), n, opts, seed, games, jobs, progress=not as_json)
-    if as_json:
-        click.echo(json.dumps(stats))
-        return
-    from .render import print_stats
-    print_stats(game, stats)
-    if stats["errors"]:
-        sys.exit(EXIT_INVALID)
+
+_register_lab()
 
 
 # ---------------------------------------------------------------------- replay
