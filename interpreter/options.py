@@ -134,9 +134,9 @@ def _piece_key(S: Any, p: Piece, zone: Any, viewer: Any) -> tuple:
         values: tuple = ()
     elif len(names) == 1:  # the usual case (a die's value): no generator
         a = names[0]
-        values = (dyn[a].get(p),) if a in dyn else ()
+        values = (_hashable(dyn[a].get(p)),) if a in dyn else ()
     else:
-        values = tuple([dyn[a].get(p) for a in names if a in dyn])
+        values = tuple([_hashable(dyn[a].get(p)) for a in names if a in dyn])  # maps, lists too
     return ("v", zone, lay.visible_key[p], S.face.get(p), values, S.seen.get(p)), True
 
 
