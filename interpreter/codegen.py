@@ -14,6 +14,7 @@ import itertools
 from typing import Any, Callable
 
 from . import ast
+from .budget import add as budget_add, charge, times
 from .builtins import REGISTRY, items
 from .errors import Pos, RuleError, RuleRuntimeError, suggest
 from .model import Function, GameDef
@@ -22,7 +23,6 @@ from .vm import run_atomic
 
 PIECE_ATTRS = {"id", "name", "kind", "label", "owner", "zone", "index", "face_up", "pos"}
 BUILTIN_NAMES = {"players", "player_count", "round", "phase", "option", "game_over"}
-MAX_SEQUENCE = 1_000_000
 _SIMPLE = (int, str, bool, float, type(None))
 
 
@@ -86,13 +86,11 @@ def board_node(board: Any, key: Any) -> dict:
     return node
 
 
-def times(x: Any, y: Any) -> Any:
-    """x * y, refusing to build huge lists or strings (a typo must not exhaust memory)."""
-    if isinstance(x, (list, str, tuple)) or isinstance(y, (list, str, tuple)):
-        seq, k = (x, y) if isinstance(x, (list, str, tuple)) else (y, x)
-        if isinstance(k, int) and len(seq) * k > MAX_SEQUENCE:
-            raise RuleRuntimeError(f"a sequence of {len(seq) * k} elements is too large (limit {MAX_SEQUENCE})")
-    return x * y
+def modulo(x: Any, y: Any) -> Any:
+    """x % y on numbers only (on a text, % would format it: "%0999999999d" % 1 is a gigabyte)."""
+    if type(x) is str:
+        raise RuleRuntimeError("% works on numbers, not on text")
+    return x % y
 
 
 def fail(S, L):  # stands in for an expression that did not compile (an error is recorded)
@@ -155,7 +153,8 @@ class ExprGen:
         self.env.update({
             "Piece": Piece, "_items": items, "_contains": contains, "_getattr": getattr_rt,
             "_mut": mutable_attr, "_index": index_rt, "_missing": missing, "_pindex": piece_index,
-            "_node": board_node, "_times": times, "_run_atomic": run_atomic, "_fail": fail,
+            "_node": board_node, "_times": times, "_add": budget_add, "_charge": charge,
+            "_mod": modulo, "_run_atomic": run_atomic, "_fail": fail,
             "_piece_or_attr_id": piece_or_attr_id,
         })
         self.consts: dict[int, str] = self.env.setdefault("_consts", {})
@@ -396,7 +395,7 @@ class ExprGen:
         inner.py[n.var] = ident
         elt = self.source(n.elt, inner)
         cond = f" if {self.source(n.cond, inner)}" if n.cond is not None else ""
-        return f"[{elt} for {ident} in {iterable}{cond}]"
+        return f"[{elt} for {ident} in {_charged(iterable)}{cond}]"
 
     # ---- inlined collection builtins (no call per element, no lambda objects)
     def items_source(self, node: ast.Node, sc: Scope) -> str:
@@ -425,7 +424,27 @@ class ExprGen:
         a, b = self.source(n.left, sc), self.source(n.right, sc)
         if n.op == "*":
             return f"_times({a}, {b})"
+        if n.op == "+" and not (self.numeric(n.left) or self.numeric(n.right)):
+            return f"_add({a}, {b})"  # texts and lists: bounded by the `sequence` limit
+        if n.op == "%" and not self.numeric(n.left):
+            return f"_mod({a}, {b})"
         return f"({a} {n.op} {b})"
+
+    def numeric(self, n: ast.Node) -> bool:
+        """Is `n` surely a number (so `+` on it cannot build a long text or list)?"""
+        if isinstance(n, ast.Const):
+            return type(n.value) in (int, float, bool)
+        if isinstance(n, ast.Neg):
+            return True
+        if isinstance(n, ast.BinOp):
+            return n.op in ("-", "//", "/", "%") or self.numeric(n.left) or self.numeric(n.right)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+            return n.func.id in ("count", "len", "sum") and n.func.id not in self.game.functions
+        if isinstance(n, ast.Index) and isinstance(n.obj, ast.Name):
+            return n.obj.id in self.game.counters
+        if isinstance(n, ast.Name):
+            return n.id in self.game.counters or n.id == "player_count"
+        return False
 
     def x_Compare(self, n, sc):
         a, b = self.source(n.left, sc), self.source(n.right, sc)
@@ -454,6 +473,11 @@ def _cheap(code: str) -> bool:
     return code.isidentifier() or (code.startswith("L[") and code.endswith("]") and code.count("[") == 1)
 
 
+def _charged(seq: str) -> str:
+    """Code iterating `seq`, its length counted against the `work` limit (`_items` counts itself)."""
+    return seq if seq.startswith("_items(") else f"_charge({seq})"
+
+
 def _filename(pos: Pos) -> str:
     return f"<rule {pos}>"
 
@@ -464,13 +488,13 @@ def _inline_fold(python_fn: str):
     def inline(gen: ExprGen, args: list, sc: Scope) -> str | None:
         if len(args) == 1 and not isinstance(args[0], ast.Lambda):
             seq = gen.items_source(args[0], sc)
-            return f"len({seq})" if python_fn == "count" else f"{python_fn}({seq})"
+            return f"len({seq})" if python_fn == "count" else f"{python_fn}({_charged(seq)})"
         if len(args) == 2:
             parts = gen.lambda_parts(args[1], sc)
             if parts is None:
                 return None
             v, body = parts
-            seq = gen.items_source(args[0], sc)
+            seq = _charged(gen.items_source(args[0], sc))
             if python_fn == "count":
                 return f"sum(1 for {v} in {seq} if {body})"
             return f"{python_fn}({body} for {v} in {seq})"
@@ -483,7 +507,7 @@ def _inline_filter(gen: ExprGen, args: list, sc: Scope) -> str | None:
     if parts is None:
         return None
     v, body = parts
-    return f"[{v} for {v} in {gen.items_source(args[0], sc)} if {body}]"
+    return f"[{v} for {v} in {_charged(gen.items_source(args[0], sc))} if {body}]"
 
 
 def _inline_map(gen: ExprGen, args: list, sc: Scope) -> str | None:
@@ -491,7 +515,7 @@ def _inline_map(gen: ExprGen, args: list, sc: Scope) -> str | None:
     if parts is None:
         return None
     v, body = parts
-    return f"[{body} for {v} in {gen.items_source(args[0], sc)}]"
+    return f"[{body} for {v} in {_charged(gen.items_source(args[0], sc))}]"
 
 
 def _inline_len(gen: ExprGen, args: list, sc: Scope) -> str | None:

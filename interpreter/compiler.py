@@ -14,7 +14,7 @@ import operator
 import textwrap
 from typing import Any, Callable
 
-from . import ast
+from . import ast, budget
 from .builtins import items, load_all
 from .codegen import BUILTIN_NAMES, PIECE_ATTRS, ExprGen, Scope, fail
 from .decisions import start_choice, start_perform
@@ -767,7 +767,7 @@ def _as_pieces_or_zones(S, value):
 
 
 def _combiner(op: str):
-    return {"=": None, "+=": operator.add, "-=": operator.sub, "*=": operator.mul}[op]
+    return {"=": None, "+=": budget.add, "-=": operator.sub, "*=": budget.times}[op]
 
 
 def _combine_src(current: str, value: str, op: str) -> str:
@@ -776,6 +776,8 @@ def _combine_src(current: str, value: str, op: str) -> str:
         return value
     if op == "*=":
         return f"_times({current}, {value})"
+    if op == "+=" and not current.startswith("S.counters"):  # texts and lists: bounded sizes
+        return f"_add({current}, {value})"
     return f"({current} {op[0]} {value})"
 
 

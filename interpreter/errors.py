@@ -26,6 +26,10 @@ class Pos:
 UNKNOWN = Pos("<unknown>")
 
 
+def _one_line(text: str) -> str:
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
 class RulebookError(Exception):
     """Base of every error shown to a user as `file:line:col: message`."""
 
@@ -39,9 +43,10 @@ class RulebookError(Exception):
             self.code = code
 
     def __str__(self) -> str:
+        message = _one_line(self.message)  # one error, one line: a value may hold a newline
         if self.pos.file == UNKNOWN.file:
-            return f"{self.message} [{self.code}]"
-        return f"{self.pos}: {self.message} [{self.code}]"
+            return f"{message} [{self.code}]"
+        return f"{_one_line(str(self.pos))}: {message} [{self.code}]"
 
 
 class RuleError(RulebookError):

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from . import ast
+from .budget import resolve as resolve_limits
 from .compiler import RESERVED_VARS, Compiler
 from .errors import Pos, RuleError, RuleErrors, RulebookError, suggest
 from .model import (Action, Board, Check, ComponentDef, Dim, Function, GameDef, ItemDef,
@@ -88,7 +89,8 @@ class _Builder:
             max_decisions=int(doc.get("max_decisions", DEFAULT_MAX_DECISIONS)),
             options={}, constraints=[], tables={}, components={}, boards={}, zones={},
             counters={}, variables={}, functions={}, actions={}, procs={}, scoring=Scoring(),
-            invariants=[], assumptions=list(doc.get("assumptions") or []), metadata=dict(meta))
+            invariants=[], assumptions=list(doc.get("assumptions") or []), metadata=dict(meta),
+            limits=resolve_limits(doc.get("limits")))
         self.compiler = Compiler(self.game)
         self.errors: list[RulebookError] = []
         self.defined: dict[str, tuple[str, Pos]] = {}

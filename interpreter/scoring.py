@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import RuleRuntimeError
+from .errors import UNKNOWN, RuleRuntimeError
+from .guard import evaluate
 
 
 def _number(v: Any) -> Any:
@@ -21,17 +22,21 @@ def compute_result(S: Any) -> dict:
     tiebreak = sc.tiebreak if sc.winners is None else []  # winners given: no ranking needed
     for p in S.players:
         L = {"player": p}
-        score = _number(sc.score(S, L)) if sc.score is not None else 0
-        tie = [_number(t(S, {"player": p})) for t in tiebreak]
+        score = _number(evaluate(sc.score, S, L)) if sc.score is not None else 0
+        tie = [_number(evaluate(t, S, {"player": p})) for t in tiebreak]
         scores.append(score)
         keys.append(tuple([score] + tie))
     if sc.winners is not None:
-        chosen = sc.winners(S, {})
+        chosen = evaluate(sc.winners, S, {})
         if chosen is None:
             chosen = []
         if isinstance(chosen, int):
             chosen = [chosen]
-        winners = sorted({int(p) for p in chosen})
+        try:
+            winners = sorted({int(p) for p in chosen})
+        except (TypeError, ValueError):
+            raise RuleRuntimeError(f"winners must be players, got {chosen!r}", getattr(sc.winners, "pos", None)
+                                   or UNKNOWN, "E300") from None
     else:
         if sc.lowest_wins:
             best = min(keys)
@@ -40,5 +45,6 @@ def compute_result(S: Any) -> dict:
         winners = [i for i, k in enumerate(keys) if k == best]
     for s in scores:
         if not isinstance(s, (int, float)):
-            raise RuleRuntimeError(f"a score must be a number, got {s!r}")
+            raise RuleRuntimeError(f"a score must be a number, got {s!r}", getattr(sc.score, "pos", None)
+                                   or UNKNOWN, "E300")
     return {"scores": scores, "winners": winners, "reason": S.vars.get("end_reason")}
