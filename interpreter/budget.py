@@ -36,10 +36,10 @@ class Limit:
 
 LIMITS: dict[str, Limit] = {lim.name: lim for lim in [
     Limit("steps", 1_000_000, 100_000_000, "E310",
-          "loop iterations of rule statements between two decisions", True),
+          "loop iterations without a decision", True),
     Limit("work", 20_000_000, 2_000_000_000, "E310",
-          "elements visited by expressions (comprehensions, count/sum/any/all/filter/map, "
-          "builtins over lists, range) between two decisions", True),
+          "elements visited by expressions without a decision (comprehensions, "
+          "count/sum/any/all/filter/map, builtins over lists, range)", True),
     Limit("depth", 200, 2_000, "E311", "nested procedure calls", True),
     Limit("sequence", 1_000_000, 50_000_000, "E313",
           "elements of a list or characters of a text built by a rule", True),

@@ -63,7 +63,8 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
 
 
 def _set_limits(ctx, param, values):
-    from .budget import set_cli_limit
+    from .budget import clear_cli_limits, set_cli_limit
+    clear_cli_limits()  # each command starts from the defaults (matters when run in-process)
     for pair in values or ():
         name, sep, number = pair.partition("=")
         try:

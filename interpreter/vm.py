@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .budget import METER, exceeded
+from .budget import METER, exceeded, how_to_raise
 from .errors import Pos, RuleRuntimeError
 from .guard import describe as _describe
 from .scoring import compute_result
@@ -87,8 +87,9 @@ def run_thread(S: State, th: Thread, base: int) -> int:
                 sig = code[pc](S, th, fr)
             if sig == FRAME:
                 if len(frames) > METER.limits.depth:
-                    raise RuleRuntimeError(exceeded("depth", METER.limits.depth,
-                                                    f" (in {frames[-1].proc.name}; endless recursion?)"),
+                    raise RuleRuntimeError(f"procedure calls nested more than {METER.limits.depth} deep "
+                                           f"(in {frames[-1].proc.name}; endless recursion?) (limit `depth`); "
+                                           + how_to_raise("depth"),
                                            code_pos(frames[-1]), "E311")
                 continue
             return sig

@@ -86,10 +86,14 @@ def probes() -> list[Probe]:
     # ---- hangs and memory exhaustion inside the limits
     P.append(_play(game("let x = count(range(1000000), a => count(range(1000000), b => a == b))"),
                    "nested counts over a million", "E310"))
-    P.append(_play(game("let x = [a for a in range(1000000) if count([b for b in range(1000000) if b == a]) > 0]"),
-                   "nested comprehensions", "E310"))
-    P.append(_play(game("let x = sum(map(range(1000000), a => max(range(1000000))))"),
-                   "builtin over a million inside map", "E310"))
+    nested = _play(game("let x = [a for a in range(1000000) if count([b for b in range(1000000) if b == a]) > 0]"),
+                   "nested comprehensions (with --limit work=2000000)", "E310")
+    nested.argv = ["--limit", "work=2000000"] + nested.argv
+    P.append(nested)
+    inner = _play(game("let x = sum(map(range(1000000), a => max(range(1000000))))"),
+                  "builtin over a million inside map (with --limit work=2000000)", "E310")
+    inner.argv = ["--limit", "work=2000000"] + inner.argv
+    P.append(inner)
     P.append(_play(game('let s = "xxxxxxxx"\nrepeat 40:\n  s = s + s'), "string doubling", "E313"))
     P.append(_play(game('let s = [1, 2, 3, 4]\nrepeat 40:\n  s = s + s'), "list doubling", "E313"))
     P.append(_play(game('let s = 3\nrepeat 40:\n  s = s * s'), "integer squaring", "E313"))
