@@ -6,6 +6,7 @@ normally with its seed; `arrange` statements then change it as a game master wou
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,7 @@ class ScenarioResult:
     def line(self) -> str:
         if self.passed:
             return f"PASS {self.name}"
-        code = "" if self.message.endswith("]") else " [E600]"  # E600: an expectation failed
+        code = "" if re.search(r"\[E\d{3}\]$", self.message) else " [E600]"  # E600: an expectation failed
         return f"FAIL {self.pos}: {self.name}: {self.message}{code}"
 
 
