@@ -37,14 +37,14 @@ class Limit:
 LIMITS: dict[str, Limit] = {lim.name: lim for lim in [
     Limit("steps", 1_000_000, 100_000_000, "E310",
           "loop iterations without a decision", True),
-    Limit("work", 20_000_000, 2_000_000_000, "E310",
+    Limit("work", 20_000_000, 500_000_000, "E310",
           "elements visited by expressions without a decision (comprehensions, "
           "count/sum/any/all/filter/map, builtins over lists, range)", True),
     Limit("depth", 200, 2_000, "E311", "nested procedure calls", True),
-    Limit("sequence", 1_000_000, 50_000_000, "E313",
+    Limit("sequence", 1_000_000, 20_000_000, "E313",
           "elements of a list or characters of a text built by a rule", True),
     Limit("int_bits", 4_096, 65_536, "E313", "bits of an integer computed by a rule", True),
-    Limit("pieces", 100_000, 5_000_000, "E304", "pieces in one game", True),
+    Limit("pieces", 100_000, 1_000_000, "E304", "pieces in one game", True),
     Limit("file_bytes", 8_000_000, 256_000_000, "E005", "bytes in one YAML file", False),
     Limit("yaml_nodes", 500_000, 20_000_000, "E003",
           "YAML nodes in one file, every alias counted as a copy", False),

@@ -254,7 +254,7 @@ def fuzz(cases: int, seed: int, timeout: float, out: Path | None, progress: bool
     with tempfile.TemporaryDirectory(prefix="rulebook-fuzz-") as tmp:
         tmp = Path(tmp)
         rules, scenarios = rule_files(), scenario_files()
-        logs = saved_logs(tmp, rng) if cases >= 3 else []
+        logs = saved_logs(tmp, rng, 1 if cases < 20 else 3)
         for i in range(cases):
             kind = rng.choices(["rule", "scenario", "log"], [0.6, 0.2, 0.2])[0]
             if kind == "log" and not logs:
