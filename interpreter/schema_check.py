@@ -32,7 +32,7 @@ from .source import YMap, YSeq, position_of
 
 CODE = "E010"
 RULEBOOK_SCHEMA = "rulebook.schema.json"
-_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_IDENT = re.compile(r"\A[A-Za-z_][A-Za-z0-9_]*\Z")
 _SHALLOW = {"type", "const", "enum"}  # a mismatch of the value itself, not of its contents
 _TYPE_NAMES = {
     "string": "a string", "integer": "an integer", "number": "a number",
@@ -451,7 +451,7 @@ def _path_str(path: Path) -> str:
     for key in path:
         if isinstance(key, int) and not isinstance(key, bool):
             out += f"[{key}]"
-        elif _IDENT.match(str(key)):
+        elif _IDENT.match(str(key)):  # \Z: a key with a trailing newline is shown quoted
             out += f".{key}" if out else str(key)
         else:
             out += f'["{key}"]'

@@ -234,6 +234,13 @@ def probes() -> list[Probe]:
     P.append(_validate(game('log "a\nb"'), "raw newline inside a string", "E201"))
     P.append(_validate(game().replace("id: probe", 'id: "probe\'); import os; (\'"'), "id with quotes", "E010"))
     P.append(_validate(game().replace("hand:", '"__import__":'), "zone named __import__", None))
+    P.append(_validate(game(extra='functions:\n  f:\n    params: ["x\\n"]\n    expr: "1"'),
+                       "function parameter with a trailing newline", "E010"))
+    P.append(_validate(game(extra='functions:\n  f:\n    params: ["x=__import__(\'os\')"]\n    expr: "1"'),
+                       "function parameter holding Python code", "E010"))
+    P.append(_validate(game(extra='functions:\n  "f(S): pass #":\n    expr: "1"'),
+                       "function name holding Python code", "E010"))
+    P.append(_validate(game(extra='tables:\n  t: {"\\"]; import os; x = [\\"": 1}'), "table key closing a string", None, ok=True))
     P.append(_validate(game(extra='tables:\n  t:\n    "a\\"b": {x: 1}'), "table key with a quote", None, ok=True))
     return P
 
