@@ -424,26 +424,26 @@ class ExprGen:
         a, b = self.source(n.left, sc), self.source(n.right, sc)
         if n.op == "*":
             return f"_times({a}, {b})"
-        if n.op == "+" and not (self.numeric(n.left) or self.numeric(n.right)):
+        if n.op == "+" and not (self.numeric(n.left, sc) or self.numeric(n.right, sc)):
             return f"_add({a}, {b})"  # texts and lists: bounded by the `sequence` limit
-        if n.op == "%" and not self.numeric(n.left):
+        if n.op == "%" and not self.numeric(n.left, sc):
             return f"_mod({a}, {b})"
         return f"({a} {n.op} {b})"
 
-    def numeric(self, n: ast.Node) -> bool:
+    def numeric(self, n: ast.Node, sc: Scope) -> bool:
         """Is `n` surely a number (so `+` on it cannot build a long text or list)?"""
         if isinstance(n, ast.Const):
             return type(n.value) in (int, float, bool)
         if isinstance(n, ast.Neg):
             return True
         if isinstance(n, ast.BinOp):
-            return n.op in ("-", "//", "/", "%") or self.numeric(n.left) or self.numeric(n.right)
+            return n.op in ("-", "//", "/", "%") or self.numeric(n.left, sc) or self.numeric(n.right, sc)
         if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
             return n.func.id in ("count", "len", "sum") and n.func.id not in self.game.functions
         if isinstance(n, ast.Index) and isinstance(n.obj, ast.Name):
-            return n.obj.id in self.game.counters
-        if isinstance(n, ast.Name):
-            return n.id in self.game.counters or n.id == "player_count"
+            return n.obj.id in self.game.counters and not sc.bound(n.obj.id)
+        if isinstance(n, ast.Name):  # a local may shadow a counter's name
+            return (n.id in self.game.counters or n.id == "player_count") and not sc.bound(n.id)
         return False
 
     def x_Compare(self, n, sc):

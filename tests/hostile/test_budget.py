@@ -145,3 +145,9 @@ def test_schema_limits_match_the_budget():
     assert set(props) == per_file
     for name, spec in props.items():
         assert spec["maximum"] == budget.LIMITS[name].ceiling
+
+
+def test_a_local_shadowing_a_counter_is_not_taken_for_a_number(tmp_path):
+    with pytest.raises(RuleRuntimeError) as exc:
+        _new(tmp_path, game('let points = "xx"\nrepeat 40:\n  points = points + points'))
+    assert exc.value.code == "E313"
