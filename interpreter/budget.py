@@ -36,7 +36,7 @@ class Limit:
 
 LIMITS: dict[str, Limit] = {lim.name: lim for lim in [
     Limit("steps", 1_000_000, 100_000_000, "E310",
-          "loop iterations without a decision", True),
+          "loop iterations and procedure calls without a decision", True),
     Limit("work", 20_000_000, 500_000_000, "E310",
           "elements visited by expressions without a decision (comprehensions, "
           "count/sum/any/all/filter/map, builtins over lists, range)", True),
@@ -135,6 +135,21 @@ def charge(seq: Any) -> Any:
         raise RuleRuntimeError(exceeded("work", m.limits.work, " (an expression that never ends?)"),
                                code="E310")
     return seq
+
+
+CALL_WORK = 16  # a call costs about as much as visiting this many elements
+ATOMIC_WORK = 128  # a procedure run from inside an expression (frames, a VM run)
+
+
+def tick(units: int = CALL_WORK) -> None:
+    """Work for one call of an expression function that calls others (generated code), or of a
+    procedure from inside an expression (vm.run_atomic). Stops exponential recursion that never
+    iterates a collection, e.g. f(n) = f(n - 1) + f(n - 1)."""
+    m = METER
+    m.work += units
+    if m.work > m.limits.work:
+        m.work = 0
+        raise RuleRuntimeError(exceeded("work", m.limits.work, " (calls that never end?)"), code="E310")
 
 
 def check_size(value: Any) -> Any:

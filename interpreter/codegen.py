@@ -14,7 +14,7 @@ import itertools
 from typing import Any, Callable
 
 from . import ast
-from .budget import add as budget_add, charge, times
+from .budget import add as budget_add, charge, tick, times
 from .builtins import REGISTRY, items
 from .errors import Pos, RuleError, RuleRuntimeError, suggest
 from .model import Function, GameDef
@@ -153,7 +153,7 @@ class ExprGen:
         self.env.update({
             "Piece": Piece, "_items": items, "_contains": contains, "_getattr": getattr_rt,
             "_mut": mutable_attr, "_index": index_rt, "_missing": missing, "_pindex": piece_index,
-            "_node": board_node, "_times": times, "_add": budget_add, "_charge": charge,
+            "_node": board_node, "_times": times, "_add": budget_add, "_charge": charge, "_tick": tick,
             "_mod": modulo, "_run_atomic": run_atomic, "_fail": fail,
             "_piece_or_attr_id": piece_or_attr_id,
         })
@@ -372,6 +372,9 @@ class ExprGen:
             sc.py[param] = ident
             idents.append(ident)
         src = self.source(node, sc)
+        if any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in self.game.functions
+               for c in ast.walk(node)):
+            src = f"(_tick() or {src})"  # calls others: counted, so call trees cannot explode
         try:
             f = eval(compile(f"lambda S{''.join(', ' + a for a in idents)}: {src}",
                              _filename(node.pos), "eval"), self.env)

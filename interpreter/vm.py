@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .budget import METER, exceeded, how_to_raise
+from .budget import ATOMIC_WORK, METER, exceeded, how_to_raise, tick
 from .errors import Pos, RuleRuntimeError
 from .guard import describe as _describe
 from .scoring import compute_result
@@ -86,6 +86,10 @@ def run_thread(S: State, th: Thread, base: int) -> int:
                 fr.pc = pc + 1
                 sig = code[pc](S, th, fr)
             if sig == FRAME:
+                S.steps += 1  # calls count like loop iterations: call trees cannot explode
+                if S.steps > METER.limits.steps:
+                    raise RuleRuntimeError(exceeded("steps", METER.limits.steps, " (endless calls?)"),
+                                           code_pos(frames[-1]), "E310")
                 if len(frames) > METER.limits.depth:
                     raise RuleRuntimeError(f"procedure calls nested more than {METER.limits.depth} deep "
                                            f"(in {frames[-1].proc.name}; endless recursion?) (limit `depth`); "
@@ -125,6 +129,7 @@ def code_pos(fr: Frame) -> Pos:
 
 def run_atomic(S: State, proc, L: dict) -> Any:
     """Run a procedure that makes no decision to completion and return its value."""
+    tick(ATOMIC_WORK)
     holder = Frame(None, 0, {})
     th = Thread(-1, [holder, Frame(proc, 0, L, "$r")], None, -2)
     sig = run_thread(S, th, 1)

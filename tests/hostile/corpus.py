@@ -81,11 +81,24 @@ LOG = {"format": 1, "game": "probe", "rules_hash": "?", "rules": "game.yaml", "f
 SCENARIO_GAME = game()
 
 
+def _quick(probe: Probe, *limits: str) -> list[Probe]:
+    """The probe with the default limits (slow: seconds of work before the limit), and a copy
+    with lower limits set by `--limit` (fast, in the default suite)."""
+    import copy
+    quick = copy.deepcopy(probe)
+    quick.name += f" (with {', '.join(limits)})"
+    for lim in limits:
+        quick.argv = ["--limit", lim] + quick.argv
+    probe.slow = True
+    return [probe, quick]
+
+
 def probes() -> list[Probe]:
     P = []
     # ---- hangs and memory exhaustion inside the limits
     P.append(_play(game("let x = count(range(1000000), a => count(range(1000000), b => a == b))"),
                    "nested counts over a million", "E310"))
+    P.extend(_quick(P.pop(), "work=2000000"))
     nested = _play(game("let x = [a for a in range(1000000) if count([b for b in range(1000000) if b == a]) > 0]"),
                    "nested comprehensions (with --limit work=2000000)", "E310")
     nested.argv = ["--limit", "work=2000000"] + nested.argv
@@ -94,6 +107,33 @@ def probes() -> list[Probe]:
                   "builtin over a million inside map (with --limit work=2000000)", "E310")
     inner.argv = ["--limit", "work=2000000"] + inner.argv
     P.append(inner)
+    P.append(_play(game(extra="""
+        functions:
+          f:
+            params: [n]
+            expr: "0 if n == 0 else f(n - 1) + f(n - 1)"
+        """, setup="let x = f(60)"), "exponential expression function", "E310"))
+    P.extend(_quick(P.pop(), "work=1000000"))
+    P.append(_play(game(extra="""
+        functions:
+          f:
+            params: [n]
+            do: |
+              if n > 0:
+                call f(n - 1)
+                call f(n - 1)
+        """, setup="call f(60)"), "exponential procedure calls", "E310"))
+    P.extend(_quick(P.pop(), "steps=50000"))
+    P.append(_play(game(extra="""
+        functions:
+          f:
+            params: [n]
+            do: |
+              if n == 0:
+                return 0
+              return f(n - 1) + f(n - 1)
+        """, setup="let x = f(60)"), "exponential procedures inside expressions", "E310"))
+    P.extend(_quick(P.pop(), "work=1000000"))
     P.append(_play(game('let s = "xxxxxxxx"\nrepeat 40:\n  s = s + s'), "string doubling", "E313"))
     P.append(_play(game('let s = [1, 2, 3, 4]\nrepeat 40:\n  s = s + s'), "list doubling", "E313"))
     P.append(_play(game('let s = 3\nrepeat 40:\n  s = s * s'), "integer squaring", "E313"))
