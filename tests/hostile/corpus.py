@@ -197,6 +197,12 @@ def probes() -> list[Probe]:
     P.append(_validate(game("let x = " + "(" * 5_000 + "1" + ")" * 5_000), "deep parentheses", None, ok=True))
     P.append(_validate(game("let x = " + "not " * 5_000 + "true"), "deep not", "E203"))
     P.append(_validate(game("let x = " + "-" * 5_000 + "1"), "deep minus", None, ok=True))
+    for text, what in [("[" * 95 + "]" * 95, "lists"), ("not " * 95 + "true", "nots"),
+                       ("1 + (" * 95 + "1" + ")" * 95, "right sums"), ('"a" + ("a" + ' * 95 + '"a"' + ")" * 95, "texts"),
+                       ("reverse(" * 95 + "[1]" + ")" * 95, "calls"), ("1 if true else (" * 95 + "1" + ")" * 95, "ternaries"),
+                       ("count([1], a => " * 47 + "true" + ")" * 47, "lambdas"),
+                       ("[" + "[x for x in " * 47 + "[1]" + "]" * 47 + "]", "comprehensions")]:
+        P.append(_play(game("let x = " + text), f"nesting just under the limit: {what}", None, ok=True))
     P.append(_validate(game('log "\\x"'), "bad \\x escape", "E201"))
     P.append(_validate(game('log "\\N{NO SUCH CHARACTER NAME}"'), "bad \\N escape", "E201"))
     P.append(_validate(game('log "\\ud800"'), "lone surrogate escape", "E201"))
