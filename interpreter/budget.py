@@ -71,6 +71,11 @@ def clear_cli_limits() -> None:
     _cli.clear()
 
 
+def cli_limits() -> dict[str, int]:
+    """The limits set on the command line (passed on to worker processes)."""
+    return dict(_cli)
+
+
 def limit(name: str, file_limits: dict | None = None) -> int:
     """The value of a limit: the command line's, else the rule file's, else the default."""
     if name in _cli:

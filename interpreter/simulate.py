@@ -13,8 +13,11 @@ from .metrics import compute as compute_metrics
 _WORKER: dict = {}
 
 
-def _init_worker(file: str, variants: list[str]) -> None:
+def _init_worker(file: str, variants: list[str], limits: dict | None = None) -> None:
+    from .budget import set_cli_limit
     from .game import Game
+    for name, value in (limits or {}).items():  # `rulebook --limit …` reaches every worker
+        set_cli_limit(name, value)
     _WORKER["game"] = Game.load(file, variants)
 
 
@@ -52,7 +55,9 @@ def run_simulation(file: str, variants: list[str], players: int, options: dict, 
         results = _collect(iterator, games, show)
     else:
         chunk = max(1, games // (jobs * 8))
-        with ProcessPoolExecutor(jobs, initializer=_init_worker, initargs=(file, variants)) as pool:
+        from .budget import cli_limits
+        with ProcessPoolExecutor(jobs, initializer=_init_worker,
+                                 initargs=(file, variants, cli_limits())) as pool:
             results = _collect(pool.map(play_one, tasks, chunksize=chunk), games, show)
     elapsed = time.perf_counter() - started
     return summarise(results, players, elapsed)

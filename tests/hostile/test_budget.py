@@ -151,3 +151,12 @@ def test_a_local_shadowing_a_counter_is_not_taken_for_a_number(tmp_path):
     with pytest.raises(RuleRuntimeError) as exc:
         _new(tmp_path, game('let points = "xx"\nrepeat 40:\n  points = points + points'))
     assert exc.value.code == "E313"
+
+
+def test_command_line_limits_reach_simulation_workers(tmp_path):
+    from interpreter.simulate import run_simulation
+    path = tmp_path / "game.yaml"
+    path.write_text(game(WORK), encoding="utf-8")
+    budget.set_cli_limit("work", 5000)
+    stats = run_simulation(str(path), [], 2, {}, 0, 2, jobs=2, progress=False)
+    assert stats["errors"] == 2  # each worker stopped the million-element expression
