@@ -147,17 +147,19 @@ def play(file, players, seed, options, variants, agents, log_path, as_json, quie
     human = "human" in agents
     try:
         played = play_game(game, n, opts, seed, seats, logging=True, lang=lang)
-    except RulebookError as exc:  # show what happened until the rule failed, and keep it
+    except (RulebookError, KeyboardInterrupt) as exc:  # show what happened until then, and keep it
         S = getattr(exc, "state", None)
         if S is not None:
-            if not quiet and not as_json and not human:
+            if not quiet and not as_json and not human and isinstance(exc, RulebookError):
                 from .render import print_log
                 print_log(S.log_lines(None))
             if log_path:
                 from .runner import Played
                 data = make_log(game, Played(S, list(S.history)), file, n, opts, seed, list(variants))
-                data["error"] = str(exc)
+                data["error"] = str(exc) or "interrupted"
                 save_log(log_path, data)
+                if isinstance(exc, KeyboardInterrupt):
+                    click.echo(f"interrupted: the game so far is saved in {log_path}", err=True)
         raise
     S = played.state
     if log_path:

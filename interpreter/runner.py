@@ -28,8 +28,8 @@ def play_game(game: Game, players: int, options: dict, seed: int, agents: list,
     S = game.new_game(players, options, seed, lang, logging=logging)
     try:
         _play(S, game, agents, on_decision)
-    except RulebookError as exc:
-        exc.state = S  # what happened until the failure, for the log
+    except (RulebookError, KeyboardInterrupt) as exc:
+        exc.state = S  # what happened until the failure (or Ctrl-C), for the log
         raise
     return Played(S, list(S.history))
 

@@ -160,3 +160,24 @@ def test_command_line_limits_reach_simulation_workers(tmp_path):
     budget.set_cli_limit("work", 5000)
     stats = run_simulation(str(path), [], 2, {}, 0, 2, jobs=2, progress=False)
     assert stats["errors"] == 2  # each worker stopped the million-element expression
+
+
+def test_an_interrupted_game_keeps_its_log(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "game.yaml").write_text(game(), encoding="utf-8")
+
+    class StopAfterOne:
+        def __init__(self):
+            self.calls = 0
+
+        def choose(self, S, p):
+            self.calls += 1
+            if self.calls > 1:
+                raise KeyboardInterrupt
+            return 0
+    agent = StopAfterOne()
+    monkeypatch.setattr("interpreter.agents.make_agents", lambda *a, **k: [agent, agent])
+    result = CliRunner().invoke(main, ["play", "game.yaml", "--quiet", "--log", "log.json"])
+    assert result.exit_code == 130
+    data = json.loads((tmp_path / "log.json").read_text())
+    assert data["decisions"] == [[0, 0]] and data["error"] == "interrupted"
