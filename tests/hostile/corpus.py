@@ -177,6 +177,9 @@ def probes() -> list[Probe]:
     P.append(_validate(game(extra="tables:\n  t: {x: .nan}"), "NaN in YAML", "E002"))
     P.append(_validate(game().replace("{min: 2, max: 2}", "{min: 2, max: 1000000000000}"),
                        "a trillion players", "E010"))
+    P.append(_validate(game(extra="functions:\n  f:\n    params: [" + ", ".join("{a: %d}" % i for i in range(20_000))
+                                  + ']\n    expr: "1"'), "20,000 maps where unique ids belong", "E010",
+                       note="jsonschema compared them pairwise: minutes; also 20,000 errors are cut to 100"))
     # ---- internal errors that must become located errors
     P.append(_play(game(extra="""
         variables:
