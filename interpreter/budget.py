@@ -8,8 +8,8 @@ names the limit and says how to raise it, never a hang or memory exhaustion.
 Each limit has a documented default and a hard ceiling. A rule file may raise (or lower) the
 game's limits in its `limits:` section (steps, work, depth, sequence, int_bits, pieces); the
 command line may set any limit with `rulebook --limit NAME=N …`, which wins over the file. Limits
-that apply before a rule file is read (file_bytes, yaml_nodes, yaml_bytes, nesting, literal) can
-only be set on the command line. Nothing goes past a ceiling.
+that apply before a rule file is read (file_bytes, log_bytes, yaml_nodes, yaml_bytes, nesting,
+literal) can only be set on the command line. Nothing goes past a ceiling.
 
 At run time the work done by expressions (elements visited by comprehensions, inlined
 `count`/`sum`/`any`/`all`/`filter`/`map`, builtins that walk a list, `range`) is counted on the
@@ -45,8 +45,9 @@ LIMITS: dict[str, Limit] = {lim.name: lim for lim in [
           "elements of a list or characters of a text built by a rule", True),
     Limit("int_bits", 4_096, 65_536, "E313", "bits of an integer computed by a rule", True),
     Limit("pieces", 100_000, 1_000_000, "E304", "pieces in one game", True),
-    Limit("file_bytes", 8_000_000, 256_000_000, "E005", "bytes in one YAML file", False),
-    Limit("yaml_nodes", 500_000, 20_000_000, "E003",
+    Limit("file_bytes", 2_000_000, 256_000_000, "E005", "bytes in one YAML file", False),
+    Limit("log_bytes", 64_000_000, 1_000_000_000, "E005", "bytes in one saved log", False),
+    Limit("yaml_nodes", 100_000, 20_000_000, "E003",
           "YAML nodes in one file, every alias counted as a copy", False),
     Limit("yaml_bytes", 32_000_000, 1_000_000_000, "E003",
           "characters of YAML text, every alias counted as a copy", False),

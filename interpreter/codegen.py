@@ -24,6 +24,7 @@ from .vm import run_atomic
 PIECE_ATTRS = {"id", "name", "kind", "label", "owner", "zone", "index", "face_up", "pos"}
 BUILTIN_NAMES = {"players", "player_count", "round", "phase", "option", "game_over"}
 _SIMPLE = (int, str, bool, float, type(None))
+MAX_SUGGESTED = 200  # errors of one game that get a "did you mean" (each costs a fuzzy search)
 
 
 # ---------------------------------------------------------------------- runtime helpers
@@ -197,6 +198,11 @@ class ExprGen:
             self.env.setdefault("_keep", []).append(value)  # keeps id() stable
         return name
 
+    def suggest(self, name: str, candidates) -> str:
+        """' (did you mean …?)', while errors are few: a hostile file with thousands of unknown
+        names among thousands of locals must not take minutes to report them."""
+        return suggest(name, candidates) if len(self.errors) < MAX_SUGGESTED else ""
+
     def global_names(self) -> set:
         g = self.game
         return (set(g.zones) | set(g.counters) | set(g.variables) | set(g.tables) |
@@ -236,7 +242,7 @@ class ExprGen:
         if name == "player":
             raise RuleError('"player" is not defined here (it exists inside turns, actions and '
                             "simultaneous blocks); pass the player in explicitly", n.pos, "E213")
-        hint = suggest(name, sc.all_names() | self.global_names()) or \
+        hint = (len(self.errors) < MAX_SUGGESTED and self.suggest(name, sc.all_names() | self.global_names())) or \
             f" (a text value needs quotes: '{name}')"
         raise RuleError(f'unknown name "{name}"{hint}', n.pos, "E213")
 
@@ -265,13 +271,13 @@ class ExprGen:
         if isinstance(n.obj, ast.Name) and n.obj.id == "option" and not sc.bound("option"):
             name = n.name
             if name not in self.game.options:
-                raise RuleError(f'unknown option "{name}"{suggest(name, self.game.options)}', n.pos, "E215")
+                raise RuleError(f'unknown option "{name}"{self.suggest(name, self.game.options)}', n.pos, "E215")
             return f"S.options[{name!r}]"
         obj = self.source(n.obj, sc)
         name = n.name
         known = self.game.known_attrs
         if name not in known:
-            raise RuleError(f'unknown attribute "{name}"{suggest(name, known)}', n.pos, "E216")
+            raise RuleError(f'unknown attribute "{name}"{self.suggest(name, known)}', n.pos, "E216")
         if name == "id":  # a piece's number; `id` of a map (a table row) is its key
             if _cheap(obj):
                 return f"(int({obj}) if type({obj}) is Piece else _getattr(S, {obj}, 'id'))"
@@ -322,7 +328,7 @@ class ExprGen:
         b = REGISTRY.get(name)
         if b is None:
             raise RuleError(f'unknown function "{name}"'
-                            f"{suggest(name, set(REGISTRY) | set(self.game.functions))}", n.pos, "E217")
+                            f"{self.suggest(name, set(REGISTRY) | set(self.game.functions))}", n.pos, "E217")
         nargs = len(n.args)
         if nargs < b.min_args or (b.max_args is not None and nargs > b.max_args):
             want = f"{b.min_args}" if b.max_args == b.min_args else (
@@ -331,7 +337,7 @@ class ExprGen:
                             n.pos, "E218")
         for k, v in n.kwargs.items():
             if k not in b.kwargs:
-                raise RuleError(f'{name}() has no argument "{k}"{suggest(k, b.kwargs)}', v.pos, "E218")
+                raise RuleError(f'{name}() has no argument "{k}"{self.suggest(k, b.kwargs)}', v.pos, "E218")
         args = [self.arg(a, sc) for a in n.args]
         args += [f"{k}={self.arg(v, sc)}" for k, v in n.kwargs.items()]
         impl = self.const(b.fn)

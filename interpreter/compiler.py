@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 from . import ast, budget
 from .builtins import items, load_all
-from .codegen import BUILTIN_NAMES, PIECE_ATTRS, ExprGen, Scope, fail
+from .codegen import BUILTIN_NAMES, MAX_SUGGESTED, PIECE_ATTRS, ExprGen, Scope, fail
 from .decisions import start_choice, start_perform
 from .errors import Pos, RuleError, RuleRuntimeError, suggest
 from .labels import label
@@ -317,7 +317,7 @@ class Compiler:
         if isinstance(target, ast.Name):
             raise RuleError(f'cannot assign to "{target.id}": declare a local with `let {target.id} = …` '
                             "or assign a counter or variable"
-                            f"{suggest(target.id, sc.all_names() | set(g.counters) | set(g.variables))}",
+                            f"{self.gen.suggest(target.id, sc.all_names() | set(g.counters) | set(g.variables)) if len(self.errors) < MAX_SUGGESTED else ''}",
                             target.pos, "E222")
         raise RuleError("cannot assign to this expression", target.pos, "E222")
 

@@ -87,8 +87,13 @@ class InputError(RulebookError):
 
 def suggest(name: str, candidates: Iterable[str]) -> str:
     """' (did you mean "x"?)' for the nearest candidate, or ''."""
+    n = len(name)
+    # difflib's ratio is at most 2·min/(len a + len b): names of very different length never reach
+    # the 0.7 cutoff, so leaving them out changes no suggestion and keeps this cheap
     candidates = [str(c) for c in candidates]
     parts = [c for c in candidates if name in c.split("_") and name != c]  # coins → start_coins
+    if len(parts) != 1:
+        candidates = [c for c in candidates if 0.53 * n <= len(c) <= 1.9 * n]
     close = parts[:1] if len(parts) == 1 else difflib.get_close_matches(name, candidates, n=1, cutoff=0.7)
     return f' (did you mean "{close[0]}"?)' if close else ""
 

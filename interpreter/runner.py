@@ -156,8 +156,8 @@ def read_log(path: str | Path) -> dict:
     where = Pos(str(path))
     try:
         size = Path(path).stat().st_size
-        if size > limit("file_bytes"):
-            raise InputError(exceeded("file_bytes", limit("file_bytes"), f" ({size} bytes)"), where, "E005")
+        if size > limit("log_bytes"):
+            raise InputError(exceeded("log_bytes", limit("log_bytes"), f" (this log has {size})"), where, "E005")
         raw = Path(path).read_bytes()
     except FileNotFoundError:
         raise InputError("no such log file", where, "E001") from None
