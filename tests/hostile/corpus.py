@@ -162,7 +162,9 @@ def probes() -> list[Probe]:
     P.append(_validate('"' + "\\\\" * 200_000 + 'x', "an unterminated string of backslashes", "E002"))
     big = "x" * 5_000_000
     P.append(_validate("big: &b " + big + "\nrefs: [" + ", ".join(["*b"] * 150_000) + "]\n",
-                       "one 5 MB string referenced 150,000 times", "E003"))
+                       "one 5 MB string referenced 150,000 times", None, note="E005 (file size) at once"))
+    P.append(_validate("big: &b " + "x" * 1_000_000 + "\nrefs: [" + ", ".join(["*b"] * 20_000) + "]\n",
+                       "one 1 MB string referenced 20,000 times", "E003"))
     P.append(_validate("a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
                        "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
                        "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\nf: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n",
