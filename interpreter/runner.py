@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .errors import InputError, Pos, RuleErrors, RuleRuntimeError, RulebookError
+from .errors import UNKNOWN, InputError, Pos, RuleErrors, RuleRuntimeError, RulebookError
 from .game import Game
 from .overlay import _display
 
@@ -204,7 +204,12 @@ def replay(data: dict, path: str = "<log>") -> tuple[Any, list[str]]:
     if game.d.rules_hash != data["rules_hash"]:
         raise InputError("the rule files changed since this log was written "
                          f"(hash {data['rules_hash']}, now {game.d.rules_hash})", where, "E504")
-    S = game.new_game(data["players"], data["options"], data["seed"], data.get("lang"))
+    try:
+        S = game.new_game(data["players"], data["options"], data["seed"], data.get("lang"))
+    except InputError as exc:  # players or options the rules refuse: the log is at fault
+        if exc.pos.file == UNKNOWN.file:
+            exc.pos, exc.code = where, "E502"
+        raise
     problems = []
     for i, entry in enumerate(data["decisions"]):
         if not (type(entry) is list and len(entry) == 2 and all(type(x) is int for x in entry)):

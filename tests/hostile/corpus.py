@@ -229,6 +229,8 @@ def probes() -> list[Probe]:
     P.append(_log(LOG, "variants is text", "E502", variants="v.yaml"))
     P.append(_log(LOG, "seed is a boolean", "E502", seed=True))
     P.append(_log(LOG, "unknown log format", "E503", format=99))
+    P.append(_log(LOG, "an option the rules do not have", "E502", options={"x": "while true:\n  pass"}))
+    P.append(_log(LOG, "more players than the rules allow", "E502", players=9))
     P.append(_log(LOG, "decisions hold booleans", "E502", decisions=[[False, True]]))
     P.append(Probe("NaN in a log", {"game.yaml": game(), "log.json": '{"format": 1, "seed": NaN}'},
                    ["replay", "log.json"], "E502"))
