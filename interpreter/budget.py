@@ -41,9 +41,9 @@ LIMITS: dict[str, Limit] = {lim.name: lim for lim in [
           "elements visited by expressions without a decision (comprehensions, "
           "count/sum/any/all/filter/map, builtins over lists, range)", True),
     Limit("depth", 200, 2_000, "E311", "nested procedure calls", True),
-    Limit("sequence", 1_000_000, 20_000_000, "E313",
+    Limit("sequence", 1_000_000, 20_000_000, "E314",
           "elements of a list or characters of a text built by a rule", True),
-    Limit("int_bits", 4_096, 65_536, "E313", "bits of an integer computed by a rule", True),
+    Limit("int_bits", 4_096, 65_536, "E314", "bits of an integer computed by a rule", True),
     Limit("pieces", 100_000, 1_000_000, "E304", "pieces in one game", True),
     Limit("file_bytes", 2_000_000, 256_000_000, "E005", "bytes in one YAML file", False),
     Limit("log_bytes", 64_000_000, 1_000_000_000, "E005", "bytes in one saved log", False),
@@ -163,11 +163,11 @@ def check_size(value: Any) -> Any:
     t = type(value)
     if t is int:
         if value.bit_length() > METER.limits.int_bits:
-            raise RuleRuntimeError(exceeded("int_bits", METER.limits.int_bits), code="E313")
+            raise RuleRuntimeError(exceeded("int_bits", METER.limits.int_bits), code="E314")
     elif t is str or t is list or t is tuple:
         if len(value) > METER.limits.sequence:
             raise RuleRuntimeError(exceeded("sequence", METER.limits.sequence,
-                                            f" (got {len(value)})"), code="E313")
+                                            f" (got {len(value)})"), code="E314")
     return value
 
 
@@ -185,11 +185,11 @@ def times(x: Any, y: Any) -> Any:
     tx, ty = type(x), type(y)
     if tx is int and ty is int:
         if x.bit_length() + y.bit_length() > METER.limits.int_bits + 1:
-            raise RuleRuntimeError(exceeded("int_bits", METER.limits.int_bits), code="E313")
+            raise RuleRuntimeError(exceeded("int_bits", METER.limits.int_bits), code="E314")
         return x * y
     if tx in (list, str, tuple) or ty in (list, str, tuple):
         seq, k = (x, y) if tx in (list, str, tuple) else (y, x)
         if type(k) is int and len(seq) * k > METER.limits.sequence:
             raise RuleRuntimeError(exceeded("sequence", METER.limits.sequence,
-                                            f" (asked for {len(seq) * k})"), code="E313")
+                                            f" (asked for {len(seq) * k})"), code="E314")
     return x * y

@@ -218,7 +218,7 @@ def range_(S, a, b=None):
     r = range(a) if b is None else range(a, b)
     if len(r) > METER.limits.sequence:
         raise RuleRuntimeError(exceeded("sequence", METER.limits.sequence, f" (range of {len(r)} numbers)"),
-                               code="E313")
+                               code="E314")
     return list(charge(r))
 
 

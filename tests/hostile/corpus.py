@@ -134,10 +134,10 @@ def probes() -> list[Probe]:
               return f(n - 1) + f(n - 1)
         """, setup="let x = f(60)"), "exponential procedures inside expressions", "E310"))
     P.extend(_quick(P.pop(), "work=1000000"))
-    P.append(_play(game('let s = "xxxxxxxx"\nrepeat 40:\n  s = s + s'), "string doubling", "E313"))
-    P.append(_play(game('let s = [1, 2, 3, 4]\nrepeat 40:\n  s = s + s'), "list doubling", "E313"))
-    P.append(_play(game('let s = 3\nrepeat 40:\n  s = s * s'), "integer squaring", "E313"))
-    P.append(_play(game('let s = "ab"\nrepeat 40:\n  s += s'), "string doubling with +=", "E313"))
+    P.append(_play(game('let s = "xxxxxxxx"\nrepeat 40:\n  s = s + s'), "string doubling", "E314"))
+    P.append(_play(game('let s = [1, 2, 3, 4]\nrepeat 40:\n  s = s + s'), "list doubling", "E314"))
+    P.append(_play(game('let s = 3\nrepeat 40:\n  s = s * s'), "integer squaring", "E314"))
+    P.append(_play(game('let s = "ab"\nrepeat 40:\n  s += s'), "string doubling with +=", "E314"))
     P.append(_play(game('let s = "%0999999999d" % 1'), "text formatting with %", "E300"))
     P.append(_validate(game(extra="""
         components:

@@ -53,13 +53,13 @@ def test_sequence_limit_is_exact(tmp_path):
     _new(tmp_path, ok)
     with pytest.raises(RuleRuntimeError) as exc:
         _new(tmp_path, game('let s = "xxxxx" + "xxxxxx"', extra="limits: {sequence: 10}"))
-    assert exc.value.code == "E313"
+    assert exc.value.code == "E314"
 
 
 def test_list_append_in_a_loop_is_bounded(tmp_path):
     with pytest.raises(RuleRuntimeError) as exc:
         _new(tmp_path, game("let s = [1]\nwhile true:\n  s += [1]", extra="limits: {sequence: 1000}"))
-    assert exc.value.code == "E313"
+    assert exc.value.code == "E314"
 
 
 def test_numbers_still_add(tmp_path):
@@ -150,7 +150,7 @@ def test_schema_limits_match_the_budget():
 def test_a_local_shadowing_a_counter_is_not_taken_for_a_number(tmp_path):
     with pytest.raises(RuleRuntimeError) as exc:
         _new(tmp_path, game('let points = "xx"\nrepeat 40:\n  points = points + points'))
-    assert exc.value.code == "E313"
+    assert exc.value.code == "E314"
 
 
 def test_command_line_limits_reach_simulation_workers(tmp_path):
