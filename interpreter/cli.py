@@ -1,4 +1,4 @@
-"""The `rulebook` command: validate, play, simulate, replay, test, changes, functions.
+"""The `rulebook` command: validate, play, simulate, compare, replay, test, changes, functions.
 
 Exit codes: 0 success, 1 invalid input (rules, options, logs), 2 usage error. Errors go to
 stderr as `file:line:col: message`. Set RULEBOOK_DEBUG=1 to see Python tracebacks of internal
@@ -109,6 +109,8 @@ def validate(paths: tuple[str, ...]) -> None:
             for e in flatten([exc]):
                 click.echo(str(e), err=True)
             continue
+        for warning in game.warnings:
+            click.echo(str(warning), err=True)
         click.echo(f"ok: {f} ({game.id})")
     if bad:
         sys.exit(EXIT_INVALID)
@@ -137,6 +139,7 @@ def play(file, players, seed, options, variants, agents, log_path, as_json, quie
     from .agents import make_agents
     from .game import Game
     from .runner import check_output_path, make_log, play_game, save_log
+    from .scoring import outcome_of
 
     if log_path:
         check_output_path(log_path, "--log")
@@ -167,45 +170,31 @@ def play(file, players, seed, options, variants, agents, log_path, as_json, quie
     if as_json:
         click.echo(json.dumps({
             "game": game.id, "players": n, "seed": seed, "options": opts, "scores": S.returns(),
-            "winners": S.winners(), "decisions": len(played.decisions),
+            "winners": S.winners(), "outcome": outcome_of(S.winners()),
+            "decisions": len(played.decisions),
             "reason": (S.result or {}).get("reason"), "final_hash": S.hash(),
         }))
         return
-    from .render import print_log, print_result
-    if not quiet and not human:
+    from .render import print_grids, print_log, print_result
+    if human:  # each person sees the end of the game from their own seat
+        for p, seat in enumerate(seats):
+            if hasattr(seat, "finish"):
+                seat.finish(S, p)
+    elif not quiet:
         print_log(S.log_lines(None))
+        print_grids(S.view(None))  # the final position
     print_result(game, S)
 
 
-# ---------------------------------------------------------------------- simulate
-@main.command()
-@click.argument("file", type=click.Path())
-@click.option("--games", type=int, required=True, help="How many games.")
-@_common_game_options
-@click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes (0: one per CPU).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the statistics.")
-@_guard
-def simulate(file, games, players, seed, options, variants, jobs, as_json) -> None:
-    """Play many random games and report statistics."""
-    from .game import Game
-    from .simulate import run_simulation
+# ---------------------------------------------------------------------- simulate, compare
+def _register_lab() -> None:
+    from .lab.commands import COMMANDS
+    for command in COMMANDS:
+        command.callback = _guard(command.callback)
+        main.add_command(command)
 
-    if games < 1:
-        raise click.UsageError("--games must be at least 1")
-    game = Game.load(file, variants)
-    n = game.default_players if players is None else players
-    opts = game.resolve_options(_parse_options(options))
-    problems = game.check_setup(n, opts)
-    if problems:
-        raise InputError("; ".join(problems))
-    stats = run_simulation(file, list(variants), n, opts, seed, games, jobs, progress=not as_json)
-    if as_json:
-        click.echo(json.dumps(stats))
-        return
-    from .render import print_stats
-    print_stats(game, stats)
-    if stats["errors"]:
-        sys.exit(EXIT_INVALID)
+
+_register_lab()
 
 
 # ---------------------------------------------------------------------- replay

@@ -53,6 +53,7 @@ class StateFamily:
     visibility: str = "public"  # public | owner | hidden
     label: str = ""
     pos: Pos = None
+    internal: bool = False  # rule bookkeeping: never shown on a player's screen
 
 
 @dataclass
@@ -158,6 +159,7 @@ class Scoring:
     winners: Optional[Closure] = None
     final: Optional[Proc] = None
     lowest_wins: bool = False
+    all_tied: str = "draw"  # every player tied after tie-breaks: "draw" (no winner) or "shared"
 
 
 @dataclass
@@ -190,3 +192,4 @@ class GameDef:
     label_fns: dict = field(default_factory=dict)  # choose … label EXPR: key -> (function, slot)
     layouts: dict = field(default_factory=dict)  # cache: (n, options) -> Layout
     limits: Limits = field(default_factory=resolve_limits)  # resource budget (budget.py)
+    warnings: list = field(default_factory=list)  # RuleErrors that do not stop loading (`validate` shows them)

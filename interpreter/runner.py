@@ -218,8 +218,8 @@ def replay(data: dict, path: str = "<log>") -> tuple[Any, list[str]]:
         if S.over:
             raise InputError(f"decision {i + 1}: the game is already over", where, "E504")
         if player not in S.current_players():
-            raise InputError(f"decision {i + 1}: P{player + 1} is not deciding "
-                             f"(waiting for {[p + 1 for p in S.current_players()]})", where, "E504")
+            raise InputError(f"decision {i + 1}: P{player + 1} is not deciding (waiting for "
+                             f"{', '.join(f'P{p + 1}' for p in S.current_players()) or 'nobody'})", where, "E504")
         if not 0 <= option < len(S.legal_actions(player)):
             raise InputError(f"decision {i + 1}: option {option} does not exist", where, "E504")
         S.apply(player, option)

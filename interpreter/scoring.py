@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import UNKNOWN, RuleRuntimeError
+from .errors import UNKNOWN, RuleRuntimeError, RulebookError, rule_position
 from .guard import evaluate
 
 
@@ -16,6 +16,15 @@ def _number(v: Any) -> Any:
 
 
 def compute_result(S: Any) -> dict:
+    try:
+        return _compute_result(S)
+    except RulebookError:
+        raise
+    except Exception as exc:  # a scoring rule did something impossible (e.g. divided by zero)
+        raise RuleRuntimeError(f"while scoring: {type(exc).__name__}: {exc}", rule_position(exc), "E300") from None
+
+
+def _compute_result(S: Any) -> dict:
     sc = S.game.scoring
     scores = []
     keys = []
@@ -43,8 +52,17 @@ def compute_result(S: Any) -> dict:
         else:
             best = max(keys)
         winners = [i for i, k in enumerate(keys) if k == best]
+        if len(winners) == len(keys) > 1 and sc.all_tied == "draw":
+            winners = []  # everyone tied after every tie-break: nobody won
     for s in scores:
         if not isinstance(s, (int, float)):
             raise RuleRuntimeError(f"a score must be a number, got {s!r}", getattr(sc.score, "pos", None)
                                    or UNKNOWN, "E300")
     return {"scores": scores, "winners": winners, "reason": S.vars.get("end_reason")}
+
+
+def outcome_of(winners: list) -> str:
+    """"win" (one winner), "shared" (several winners) or "draw" (no winner)."""
+    if not winners:
+        return "draw"
+    return "win" if len(winners) == 1 else "shared"
