@@ -177,6 +177,8 @@ def probes() -> list[Probe]:
     P.append(_validate("a:\n" + "".join("  " * i + "- \n" for i in range(1, 200)), "YAML block lists nested 200 deep", "E003"))
     P.append(_validate(game(extra="tables:\n  t: {x: " + "9" * 5000 + "}"), "a 5,000-digit integer in YAML", "E002"))
     P.append(_validate(game(extra="tables:\n  t: {x: .nan}"), "NaN in YAML", "E002"))
+    P.append(_validate(game(extra='tables:\n  t: {x: "\\ud800"}'), "lone surrogate escape in YAML", "E002"))
+    P.append(_validate(game().encode("utf-8") + b"\n# \xff\xfe\n", "a rule file that is not UTF-8", "E001"))
     P.append(_validate(game().replace("{min: 2, max: 2}", "{min: 2, max: 1000000000000}"),
                        "a trillion players", "E010"))
     P.append(_validate(game(extra="functions:\n  f:\n    params: [" + ", ".join("{a: %d}" % i for i in range(20_000))
