@@ -36,7 +36,7 @@ class Limit:
 
 LIMITS: dict[str, Limit] = {lim.name: lim for lim in [
     Limit("steps", 1_000_000, 100_000_000, "E310",
-          "loop iterations and procedure calls without a decision", True),
+          "loop iterations without a decision (procedure calls count too)", True),
     Limit("work", 20_000_000, 500_000_000, "E310",
           "elements visited by expressions without a decision (comprehensions, "
           "count/sum/any/all/filter/map, builtins over lists, range)", True),

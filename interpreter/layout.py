@@ -185,12 +185,25 @@ def _zone_label(fam: ZoneFamily, index: tuple) -> str:
     return f"{base} [{', '.join(str(i) for i in index)}]"
 
 
+def _bound(value: Any, ctx: Any, what: str, index: tuple) -> Any:
+    if value is None or type(value) is int:
+        return value
+    if not callable(value):
+        raise RuleRuntimeError(f"{what} must be a whole number, got {value!r}", UNKNOWN, "E301")
+    got = _eval(value, ctx, what, {"index": index[0] if len(index) == 1 else list(index)})
+    if type(got) is not int:
+        raise RuleRuntimeError(f"{what} must be a whole number, got {got!r}",
+                               getattr(value, "pos", None) or UNKNOWN, "E301")
+    return got
+
+
 def _slots(game: GameDef, ctx: Any, fam: StateFamily, out: dict, index_out: dict) -> None:
     table: dict = {}
     for index in _index_tuples(game, ctx, fam.dims):
         key = _key(fam.name, index)
-        out[key] = SlotInfo(key, fam.name, index, _owner_of(fam.dims, index), fam.low, fam.high,
-                            fam.visibility)
+        low, high = (_bound(b, ctx, f"{which} of {fam.name}", index)
+                     for b, which in ((fam.low, "min"), (fam.high, "max")))
+        out[key] = SlotInfo(key, fam.name, index, _owner_of(fam.dims, index), low, high, fam.visibility)
         table[index[0] if len(index) == 1 else index] = key
     index_out[fam.name] = table
 

@@ -121,6 +121,10 @@ class _Builder:
         self.defined[name] = (what, pos)
         return True
 
+    def _bound(self, value: Any) -> Any:
+        """A counter's min/max: a number, or an expression evaluated per layout (options, tables)."""
+        return self.expr(value, ["index"]) if isinstance(value, str) else value
+
     def expr(self, value: Any, scope: list[str] = ()) -> Any:
         return self.compiler.compile_expr(value, list(scope))
 
@@ -355,8 +359,9 @@ class _Builder:
                 self.game.zones[str(name)] = self._zone(str(name), spec, dims, pos)
             else:
                 initial = spec.get("initial", 0 if section == "counters" else None)
+                low, high = (self._bound(spec.get(k)) for k in ("min", "max"))
                 fam = StateFamily(str(name), dims, self.expr(initial, ["index"]), section == "counters",
-                                  spec.get("min"), spec.get("max"), str(spec.get("visibility", "public")),
+                                  low, high, str(spec.get("visibility", "public")),
                                   str(spec.get("label", "")), pos, bool(spec.get("internal", False)))
                 (self.game.counters if section == "counters" else self.game.variables)[str(name)] = fam
         if section == "variables":

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
-from lark.indenter import Indenter
+from lark.indenter import DedentError, Indenter
 
 from . import ast
 from .budget import exceeded, limit
@@ -84,6 +84,8 @@ def _parse(text: str, start: str, src: SourceMap, col_shift: int):
         tree = parser.parse(text, start=start)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text, src, col_shift) from None
+    except DedentError as exc:  # a line dedented to a column no block started at
+        raise RuleError(f"bad indentation: {exc}", _map(src, 1, 1, col_shift), "E201") from None
     except VisitError as exc:
         if isinstance(exc.orig_exc, RuleError):
             raise exc.orig_exc from None

@@ -4,7 +4,6 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import UNKNOWN, RuleRuntimeError, RulebookError, rule_position
-from .guard import evaluate
 
 
 def _number(v: Any) -> Any:
@@ -31,12 +30,12 @@ def _compute_result(S: Any) -> dict:
     tiebreak = sc.tiebreak if sc.winners is None else []  # winners given: no ranking needed
     for p in S.players:
         L = {"player": p}
-        score = _number(evaluate(sc.score, S, L)) if sc.score is not None else 0
-        tie = [_number(evaluate(t, S, {"player": p})) for t in tiebreak]
+        score = _number(sc.score(S, L)) if sc.score is not None else 0
+        tie = [_number(t(S, {"player": p})) for t in tiebreak]
         scores.append(score)
         keys.append(tuple([score] + tie))
     if sc.winners is not None:
-        chosen = evaluate(sc.winners, S, {})
+        chosen = sc.winners(S, {})
         if chosen is None:
             chosen = []
         if isinstance(chosen, int):

@@ -287,6 +287,12 @@ def probes() -> list[Probe]:
     for text in ['"it\'s"', "'say \"hi\"'", r'"back\\slash"', r'"new\nline"', r'"\"); import os; ("', r"'\\'"]:
         P.append(_play(game(f"log {text}"), f"string literal {text}", None, ok=True))
     P.append(_validate(game('log "a\nb"'), "raw newline inside a string", "E201"))
+    P.append(_validate(game("if true:\n    pass\n  pass"), "a dedent to a column no block started at", "E201"))
+    P.append(_validate(game().replace("points: {per: [player], initial: 0}", 'points: {per: [player], max: "_items"}'),
+                       "an unknown name as a counter bound", "E213"))
+    P.append(_play(game(extra="options:\n  cap: {type: int, default: 3, min: 1, max: 9}").replace(
+        "points: {per: [player], initial: 0}", 'points: {per: [player], initial: 0, max: "option.cap"}'),
+        "a counter bound from an option", None, ok=True))
     P.append(_validate(game().replace("id: probe", 'id: "probe\'); import os; (\'"'), "id with quotes", "E010"))
     P.append(_validate(game().replace("hand:", '"__import__":'), "zone named __import__", None))
     P.append(_validate(game(extra='functions:\n  f:\n    params: ["x\\n"]\n    expr: "1"'),
