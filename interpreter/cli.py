@@ -104,6 +104,7 @@ def validate(paths: tuple[str, ...]) -> None:
         try:
             game = load_game(f)
             check_layouts(game)
+            _check_default_setup(game)
         except RulebookError as exc:
             bad += 1
             for e in flatten([exc]):
@@ -114,6 +115,23 @@ def validate(paths: tuple[str, ...]) -> None:
         click.echo(f"ok: {f} ({game.id})")
     if bad:
         sys.exit(EXIT_INVALID)
+
+
+def _check_default_setup(definition) -> None:
+    """`play FILE` with no flags must start: the default player count and options must pass the
+    file's own constraints (E108)."""
+    from pathlib import Path
+
+    from .errors import Pos, RuleError
+    from .game import Game
+    from .overlay import _display
+
+    game = Game(definition)
+    n = game.default_players
+    problems = game.check_setup(n, game.resolve_options())
+    if problems:
+        raise RuleError(f"the default setup ({n} players, default options) is refused: {'; '.join(problems)}",
+                        Pos(_display(Path(definition.files[-1]))), "E108")
 
 
 # ---------------------------------------------------------------------- play

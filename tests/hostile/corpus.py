@@ -184,6 +184,12 @@ def probes() -> list[Probe]:
     P.append(_validate(game(extra="functions:\n  f:\n    params: [" + ", ".join("{a: %d}" % i for i in range(20_000))
                                   + ']\n    expr: "1"'), "20,000 maps where unique ids belong", "E010",
                        note="jsonschema compared them pairwise: minutes; also 20,000 errors are cut to 100"))
+    P.append(_validate(game(extra="""
+        constraints:
+          - id: three
+            check: "player_count >= 3"
+            message: "needs three players"
+        """), "a default player count the file's constraints refuse", "E108"))
     # ---- internal errors that must become located errors
     P.append(_play(game(extra="""
         variables:
