@@ -200,6 +200,9 @@ def read_log(path: str | Path) -> dict:
 def replay(data: dict, path: str = "<log>") -> tuple[Any, list[str]]:
     """Re-play a log's decisions; returns the final state and any mismatches found."""
     where = Pos(str(path))
+    for name in [data["rules"]] + list(data.get("variants") or []):
+        if not Path(name).is_file():
+            raise InputError(f"the log names a rule file that does not exist: {name}", where, "E502")
     game = Game.load(data["rules"], data.get("variants") or [])
     if game.d.rules_hash != data["rules_hash"]:
         raise InputError("the rule files changed since this log was written "

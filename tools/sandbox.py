@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # `file:line:col: message [E123]` or `file: message [E123]` (a whole-file problem); test runs
 # also print `FAIL ` before a located line and a summary line.
-LOCATED = re.compile(r"^(FAIL )?[^\s:][^:]*(:\d+:\d+)?: .+ \[E\d{3}\]$")
+LOCATED = re.compile(r"^(FAIL )?\S.*?(:\d+:\d+)?: .+ \[E\d{3}\]$")  # a path may hold ":"
 SUMMARY = re.compile(r"^\d+ passed, \d+ failed$")
 
 
