@@ -225,3 +225,20 @@ def test_placements_fillable_keeps_every_free_cell_reachable(board):
     # without blocked cells, fillable changes nothing
     assert grid.grid_placements(S, zone, tile, fillable=True, max_width=3, max_height=3) == \
         grid.grid_placements(S, zone, tile, max_width=3, max_height=3)
+
+
+def test_grid_completable_reads_the_zone_and_a_considered_placement(board):
+    from interpreter.builtins import tiling
+    S, zone, put = board
+    put("red", (0, 0))
+    put("red", (1, 1))
+    # a 2 x 2 window: (1, 0) and (0, 1) are free, not side by side
+    assert tiling.grid_completable(S, zone, [[(0, 0)], [(0, 0)]], max_width=2, max_height=2,
+                                   include=[(0, 0), (1, 1)])
+    assert not tiling.grid_completable(S, zone, [[(0, 0), (1, 0)]], max_width=2, max_height=2,
+                                       include=[(0, 0), (1, 1)])
+    # considering a piece on (1, 0): one free cell is left, for one single
+    assert tiling.grid_completable(S, zone, [[(0, 0)]], max_width=2, max_height=2,
+                                   occupied=[(1, 0)])
+    with pytest.raises(RuleRuntimeError):
+        tiling.grid_completable(S, zone, [[(0, 0)]])
