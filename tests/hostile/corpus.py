@@ -221,6 +221,8 @@ def probes() -> list[Probe]:
     P.append(_validate(game('log "\\ud800"'), "lone surrogate escape", "E201"))
     P.append(_validate(game("let x = " + "9" * 5_000), "a 5,000-digit integer literal", "E201"))
     P.append(_play(game(score="1 // 0"), "division by zero in scoring", "E300"))
+    P.append(_play(game().replace('choose x from [1, 2] prompt "Pick"', 'choose x from [1, 2] label x["a"] prompt "Pick"'),
+                   "an option label that fails", "E300"))
     P.append(_play(game(score='points[player] + "a"'), "type error in scoring", "E300"))
     P.append(_play(game(score="undefined_fn_in_score()"), "unknown function in scoring", "E217"))
     P.append(Probe("unwritable --log path", {"game.yaml": game()},
