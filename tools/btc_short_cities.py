@@ -24,6 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from interpreter.errors import RulebookError  # noqa: E402
 from interpreter.game import Game  # noqa: E402
 
 CAPITALS = ROOT / "rules" / "between_two_cities" / "capitals.yaml"
@@ -46,8 +47,7 @@ def city_sizes(S, players: int) -> list[int]:
     return [len(S.grid.get(zones[i], {})) for i in range(players)]
 
 
-def measure(path: Path, games: int, first: int, players: int, full: int) -> dict:
-    game = Game.load(path)
+def measure(game: Game, path: Path, games: int, first: int, players: int, full: int) -> dict:
     short: dict[int, int] = {}
     discards = 0
     start = time.process_time()
@@ -87,7 +87,15 @@ def main(argv: list[str] | None = None) -> int:
         full = args.full or FULL_BY_FILE.get(path.name)
         if full is None:
             ap.error(f"{path}: say how many squares a full city has (--full)")
-        r = measure(path, args.games, args.first_seed, args.players, full)
+        try:
+            game = Game.load(path)
+        except (RulebookError, OSError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 1
+        if not game.id.startswith("between_two_cities"):
+            print(f"error: {path} is {game.id}, not Between Two Cities", file=sys.stderr)
+            return 1
+        r = measure(game, path, args.games, args.first_seed, args.players, full)
         last = args.first_seed + args.games - 1
         name = path.resolve().relative_to(ROOT) if path.resolve().is_relative_to(ROOT) else path
         lines.append(row(f"{name}, seeds {args.first_seed}–{last}", r))
