@@ -14,9 +14,10 @@ import operator
 import textwrap
 from typing import Any, Callable
 
-from . import ast
+from . import ast, budget
+from .budget import METER
 from .builtins import items, load_all
-from .codegen import BUILTIN_NAMES, PIECE_ATTRS, ExprGen, Scope, fail
+from .codegen import BUILTIN_NAMES, MAX_SUGGESTED, PIECE_ATTRS, ExprGen, Scope, fail
 from .decisions import start_choice, start_perform
 from .errors import Pos, RuleError, RuleRuntimeError, suggest
 from .labels import label
@@ -26,7 +27,7 @@ from .parser import parse_expr
 from .source import SourceMap
 from .threads import Frame
 from .values import Family, Piece, ZoneRef
-from .vm import END, FRAME, STEP_BUDGET, WAIT, count_loop, new_thread
+from .vm import END, FRAME, WAIT, count_loop, new_thread
 
 RESERVED_VARS = {"round", "phase"}
 
@@ -240,6 +241,7 @@ class Compiler:
         self.gen = ExprGen(game, self.errors)
         self.gen.env["_setc"] = set_counter_checked
         self.gen.env["_count_loop"] = count_loop
+        self.gen.env["_METER"] = METER
         self.gen.env["_Frame"] = Frame
 
     @property
@@ -359,7 +361,7 @@ class Compiler:
                 out.append(f"{indent}else:")
                 indent += "    "
             return self._block_source(orelse, ctx, out, loops, indent)
-        budget = ["    S.steps += 1", f"    if S.steps > {STEP_BUDGET}:",
+        budget = ["    S.steps += 1", "    if S.steps > _METER.limits.steps:",
                   f"        _count_loop(S, {self.gen.const(shape[-1])})"]
         k = next(self.uniq)
         if kind == "for":
@@ -456,7 +458,7 @@ class Compiler:
         if isinstance(target, ast.Name):
             raise RuleError(f'cannot assign to "{target.id}": declare a local with `let {target.id} = …` '
                             "or assign a counter or variable"
-                            f"{suggest(target.id, sc.all_names() | set(g.counters) | set(g.variables))}",
+                            f"{self.gen.suggest(target.id, sc.all_names() | set(g.counters) | set(g.variables)) if len(self.errors) < MAX_SUGGESTED else ''}",
                             target.pos, "E222")
         if name is not None and not sc.bound(name):
             raise RuleError(f'unknown counter or variable "{name}"'
@@ -837,7 +839,7 @@ class Compiler:
     def _loop_back(self, head: int, pos: Pos) -> Callable:
         """The jump back to a loop's head, also as source for the end of a fused run."""
         ins = _loop_back(head, pos)
-        ins.tail_src = (f"S.steps += 1\nif S.steps > {STEP_BUDGET}:\n"
+        ins.tail_src = ("S.steps += 1\nif S.steps > _METER.limits.steps:\n"
                         f"    _count_loop(S, {self.gen.const(pos)})\nfr.pc = {head}")
         return ins
 
@@ -942,7 +944,7 @@ def _as_pieces_or_zones(S, value):
 
 
 def _combiner(op: str):
-    return {"=": None, "+=": operator.add, "-=": operator.sub, "*=": operator.mul}[op]
+    return {"=": None, "+=": budget.add, "-=": operator.sub, "*=": budget.times}[op]
 
 
 def _combine_src(current: str, value: str, op: str) -> str:
@@ -951,6 +953,8 @@ def _combine_src(current: str, value: str, op: str) -> str:
         return value
     if op == "*=":
         return f"_times({current}, {value})"
+    if op == "+=" and not current.startswith("S.counters"):  # texts and lists: bounded sizes
+        return f"_add({current}, {value})"
     return f"({current} {op[0]} {value})"
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .guard import evaluate
 from .labels import label, piece_label, player_label, translated, zone_label
 from .threads import Pending
 from .values import Piece
@@ -145,7 +146,7 @@ def _custom_labels(S: Any, pend: Pending, values: list, L: dict) -> list:
     texts = []
     for v in values:
         L[slot] = v
-        texts.append(label(S, fn(S, L), pend.player))
+        texts.append(label(S, evaluate(fn, S, L), pend.player))  # read outside the VM: errors located
     return texts
 
 
