@@ -188,3 +188,4 @@ class GameDef:
     code_env: dict = field(default_factory=dict)  # namespace of the generated Python code
     label_fns: dict = field(default_factory=dict)  # choose … label EXPR: key -> (function, slot)
     layouts: dict = field(default_factory=dict)  # cache: (n, options) -> Layout
+    agent_evaluate: Optional[Closure] = None  # `agents: evaluate:` (player bound), or None

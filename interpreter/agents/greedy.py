@@ -1,0 +1,44 @@
+"""Greedy: the option whose result the rule file's evaluation likes best, one step ahead.
+
+Each option is applied to the same few determinizations (worlds consistent with what the
+player sees) and judged by the player's lead in `agents: evaluate:` (default: the score); a win
+at the end beats every lead, a loss is worse than any. Ties are broken by the agent's own
+seeded generator.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .determinize import Determinizer
+from .evaluation import heuristic, lead
+
+WIN = 1e9
+
+
+class GreedyAgent:
+    def __init__(self, seed: int = 0, samples: int = 2):
+        self.rng = random.Random(seed)
+        self.samples = samples
+
+    def choose(self, state: Any, player: int) -> int:
+        n = state.option_count(player)
+        if n == 1:
+            return 0
+        totals = [0.0] * n
+        worlds = Determinizer(state, player)
+        for _ in range(self.samples):
+            base = worlds.sample(self.rng)
+            for i in range(n):
+                world = base.clone()
+                world.apply(player, i)
+                totals[i] += self.judge(world, player)
+        best = max(totals)
+        return self.rng.choice([i for i, t in enumerate(totals) if t == best])
+
+    @staticmethod
+    def judge(world: Any, player: int) -> float:
+        value = lead(heuristic(world), player)
+        if world.over:
+            value += WIN if player in world.winners() else -WIN
+        return value
