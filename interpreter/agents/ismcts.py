@@ -70,6 +70,7 @@ class IsmctsAgent:
             self.budget = Budget(iterations=self.budget)
         self.rng = random.Random(self.seed)
         self.iterations_done = 0
+        self.reused = 0  # decisions that started from the tree kept from the previous one
         self._kept: tuple | None = None  # (player, decisions after my move, my move, subtree)
 
     def choose(self, state: Any, player: int) -> int:
@@ -95,6 +96,7 @@ class IsmctsAgent:
             history = state.history
             if (who == player and state.decisions == decisions and history
                     and list(history[-1]) == [player, move]):
+                self.reused += 1
                 return node
         return Node()
 
