@@ -14,9 +14,11 @@ conformance.perturb), so moving that operation is a change here only.
 from __future__ import annotations
 
 import random
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 from ..decisions import DONE, PASS, build_options, pending_for
+from ..errors import RuleRuntimeError, RulebookError
 from ..values import Piece
 
 SENTINELS = (DONE, PASS)
@@ -58,6 +60,36 @@ class Determinizer:
         if self.player not in world.current_players() or world.option_labels(self.player) != self.labels:
             return None  # something seen during the block came out differently: no rewind
         return world
+
+
+class WorldFailures:
+    """Rule errors met inside sampled worlds. A world the sampler got wrong (an arrangement the
+    real game cannot reach) must not stop the real game: the iteration is dropped and counted.
+    If a whole decision's iterations all fail, the last error is raised: then the rules, not
+    the sampling, are at fault."""
+
+    def __init__(self):
+        self.count = 0  # dropped iterations, over all decisions
+        self._tried = 0
+        self._failed = 0
+        self._last: RulebookError | None = None
+
+    @contextmanager
+    def guard(self) -> Iterator[None]:
+        self._tried += 1
+        try:
+            yield
+        except RuleRuntimeError as exc:
+            self._failed += 1
+            self.count += 1
+            self._last = exc
+
+    def check(self) -> None:
+        """End of a decision: raise if nothing succeeded; reset."""
+        all_failed = self._tried > 0 and self._failed == self._tried
+        last, self._tried, self._failed, self._last = self._last, 0, 0, None
+        if all_failed and last is not None:
+            raise last
 
 
 def determinize(state: Any, player: int, rng: random.Random) -> Any:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .budget import Budget
-from .determinize import Determinizer
+from .determinize import Determinizer, WorldFailures
 from .evaluation import Evaluation
 from .playout import RandomPlayout
 from .selection import Stats, Ucb1
@@ -70,6 +70,7 @@ class IsmctsAgent:
             self.budget = Budget(iterations=self.budget)
         self.rng = random.Random(self.seed)
         self.iterations_done = 0
+        self.failures = WorldFailures()
         self.reused = 0  # decisions that started from the tree kept from the previous one
         self._kept: tuple | None = None  # (player, decisions after my move, my move, subtree)
 
@@ -81,8 +82,10 @@ class IsmctsAgent:
         root = self._reused_root(state, player)
         worlds = Determinizer(state, player)
         for _ in self.budget.ticks():
-            self._iterate(root, worlds.sample(self.rng), player)
-            self.iterations_done += 1
+            with self.failures.guard():
+                self._iterate(root, worlds.sample(self.rng), player)
+                self.iterations_done += 1
+        self.failures.check()
         keys = option_keys(state, player)
         best = max(range(n), key=lambda i: _rank(root.children.get(keys[i])))
         edge = root.children.get(keys[best])
@@ -110,14 +113,14 @@ class IsmctsAgent:
             untried = []
             for i, k in enumerate(keys):
                 edge = node.children.get(k)
-                if edge is None:
+                if edge is None or edge.visits == 0:  # never backed up (a failed world): untried
                     untried.append((i, k))
                 else:
                     edge.available += 1
                     edges.append((i, edge))
             if untried:
                 i, k = untried[int(self.rng.random() * len(untried))]
-                edge = node.children[k] = Edge(mover)
+                edge = node.children.get(k) or node.children.setdefault(k, Edge(mover))
                 edge.available += 1
                 world.apply(mover, i)
                 path.append(edge)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .budget import Budget
-from .determinize import Determinizer
+from .determinize import Determinizer, WorldFailures
 from .evaluation import Evaluation
 from .playout import RandomPlayout
 from .selection import Stats, Ucb1
@@ -35,6 +35,7 @@ class MctsAgent:
             self.budget = Budget(iterations=self.budget)
         self.rng = random.Random(self.seed)
         self.iterations_done = 0  # over all decisions (for benchmarks)
+        self.failures = WorldFailures()
 
     def choose(self, state: Any, player: int) -> int:
         n = state.option_count(player)
@@ -43,11 +44,13 @@ class MctsAgent:
         stats = [Stats() for _ in range(n)]
         worlds = Determinizer(state, player)
         for _ in self.budget.ticks():
-            world = worlds.sample(self.rng)
-            i = self.select.pick(stats, self.rng)
-            world.apply(player, i)
-            self.playout.run(world, self.rng)
-            stats[i].visits += 1
-            stats[i].total += self.evaluate.value(world, player)
-            self.iterations_done += 1
+            with self.failures.guard():
+                world = worlds.sample(self.rng)
+                i = self.select.pick(stats, self.rng)
+                world.apply(player, i)
+                self.playout.run(world, self.rng)
+                stats[i].visits += 1
+                stats[i].total += self.evaluate.value(world, player)
+                self.iterations_done += 1
+        self.failures.check()
         return max(range(n), key=lambda i: (stats[i].mean, stats[i].visits))

@@ -78,3 +78,28 @@ flow:
 scoring:
   score: "points[player]"
 """
+
+# The top card of a hidden deck is drawn after the choice; drawing a "bad" card runs into a rule
+# error. The real deck (not shuffled) has a good card on top; sampled worlds may not.
+BAD_DRAW = """
+components:
+  card:
+    kind: card
+    start: deck
+    items: [{id: good1, bad: 0}, %(second)s, {id: good2, bad: 0}, {id: good3, bad: 0}]
+zones:
+  deck: {ordered: true, visibility: hidden}
+  table: {}
+flow:
+  rounds: 1
+  phases:
+    - id: play
+      turns: seat
+      turn: |
+        choose k from [1, 2]
+        move top(deck) to table
+        if top(table).bad == 1:
+          choose x from [c for c in table if c.bad == 5]
+scoring:
+  score: "0"
+"""

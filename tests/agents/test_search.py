@@ -2,13 +2,16 @@
 evaluation when playouts are cut, honour time budgets, and reuse their tree only when sound."""
 from __future__ import annotations
 
+import pytest
+
 from interpreter.agents import RandomAgent, parse_agents
 from interpreter.agents.budget import Budget
 from interpreter.agents.greedy import GreedyAgent
 from interpreter.agents.ismcts import IsmctsAgent
+from interpreter.errors import RuleRuntimeError
 from interpreter.runner import play_game
 
-from .games import GAIN, NIM, TWO_STEP, load
+from .games import BAD_DRAW, GAIN, NIM, TWO_STEP, load
 
 
 def label_of_choice(agent, state, player=0) -> str:
@@ -91,3 +94,21 @@ def test_reuse_keeps_the_statistics_of_the_move_taken(tmp_path):
     assert before > 0
     agent.choose(S, 0)
     assert sum(e.visits for e in kept.children.values()) == before + 40
+
+
+def test_a_rule_error_in_some_sampled_worlds_drops_those_iterations(tmp_path):
+    """Worlds where the hidden deck puts the bad card on top fail; the real game does not."""
+    game = load(tmp_path, BAD_DRAW % {"second": "{id: bad1, bad: 1}"})
+    for spec in ("mcts:40", "ismcts:40"):
+        agent = parse_agents(spec)[0].build(1, 0)
+        assert agent.choose(game.new_game(2, seed=1), 0) in (0, 1)
+        assert 0 < agent.failures.count < 40
+
+
+def test_a_rule_error_in_every_world_is_raised(tmp_path):
+    text = BAD_DRAW.replace("{id: good1, bad: 0}, %(second)s, {id: good2, bad: 0}, {id: good3, bad: 0}",
+                            "{id: bad1, bad: 1}, {id: bad2, bad: 1}")
+    game = load(tmp_path, text)
+    for spec in ("mcts:10", "ismcts:10"):
+        with pytest.raises(RuleRuntimeError, match="nothing to choose from"):
+            parse_agents(spec)[0].build(1, 0).choose(game.new_game(2, seed=1), 0)
