@@ -90,9 +90,11 @@ def load_results(path: Path) -> dict:
     results: dict = {}
     if path.exists():
         for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
+            try:
                 row = json.loads(line)
-                results.setdefault(row["pairing"], {})[row["seed"]] = row
+            except json.JSONDecodeError:
+                continue  # a line cut short when a run was stopped: that game is played again
+            results.setdefault(row["pairing"], {})[row["seed"]] = row
     return results
 
 
