@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .determinize import Determinizer
+from .determinize import Determinizer, WorldFailures
 from .evaluation import heuristic, lead
 
 WIN = 1e9
@@ -20,6 +20,7 @@ class GreedyAgent:
     def __init__(self, seed: int = 0, samples: int = 2):
         self.rng = random.Random(seed)
         self.samples = samples
+        self.failures = WorldFailures()
 
     def choose(self, state: Any, player: int) -> int:
         n = state.option_count(player)
@@ -30,9 +31,11 @@ class GreedyAgent:
         for _ in range(self.samples):
             base = worlds.sample(self.rng)
             for i in range(n):
-                world = base.clone()
-                world.apply(player, i)
-                totals[i] += self.judge(world, player)
+                with self.failures.guard():  # a world the sampler got wrong adds nothing
+                    world = base.clone()
+                    world.apply(player, i)
+                    totals[i] += self.judge(world, player)
+        self.failures.check()
         best = max(totals)
         return self.rng.choice([i for i, t in enumerate(totals) if t == best])
 
