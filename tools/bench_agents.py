@@ -12,6 +12,7 @@ Usage:
     python tools/bench_agents.py --games 20 --budget 50 --depth 10
     python tools/bench_agents.py --games 100 --results out.jsonl   # resumable: done games skipped
     python tools/bench_agents.py --report-only --results out.jsonl # only rewrite docs/agents.md
+    python tools/bench_agents.py --jobs 8                          # 8 games at a time
 
 Every finished game is appended to the results file at once, so a long run can be stopped and
 resumed. The report (the part of docs/agents.md between the two `measured by` markers) is\nrewritten after every round of games.
@@ -181,33 +182,74 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--opponents", nargs="*", default=["random", "mcts"], choices=["random", "mcts"])
     ap.add_argument("--results", default="agents-results.jsonl", help="per-game results (appended)")
     ap.add_argument("--out", default=str(ROOT / "docs" / "agents.md"), help="the report to write")
+    ap.add_argument("--jobs", type=int, default=1, help="games played in parallel (processes)")
     ap.add_argument("--report-only", action="store_true", help="only rewrite the report")
     args = ap.parse_args(argv)
     results_path = Path(args.results)
     results = load_results(results_path)
     tested = _tested(args)
     if not args.report_only:
-        games = {name: Game.load(ROOT / "rules" / name / "game.yaml") for name in args.only}
-        for seed in range(args.games):  # round-robin: a stopped run covers every pairing evenly
-            for name, game in games.items():
-                for opp in args.opponents:
-                    opponent = "random" if opp == "random" else f"mcts:{args.budget},depth={args.depth}"
-                    key = pairing_key(name, tested, opponent)
-                    done = results.setdefault(key, {})
-                    if seed in done:
-                        continue
-                    row = play_one(game, game.default_players, seed, tested, opponent)
-                    row["pairing"] = key
-                    done[seed] = row
-                    with results_path.open("a", encoding="utf-8") as f:
-                        f.write(json.dumps(row) + "\n")
-                    s = summary(list(done.values()))
-                    print(f"{key}: {s['games']} games, share {s['rate']:.3f} "
-                          f"[{s['lo']:.3f}, {s['hi']:.3f}], {s['tested_ms']:.1f} ms/decision",
-                          file=sys.stderr, flush=True)
-            write_report(Path(args.out), _mine(results, tested), args)
+        tasks = _tasks(args, results, tested)
+        print(f"{len(tasks)} games to play", file=sys.stderr, flush=True)
+        with _pool(args.jobs) as pool:
+            for n, row in enumerate(pool.imap_unordered(_play_task, tasks), 1):
+                done = results.setdefault(row["pairing"], {})
+                done[row["seed"]] = row
+                with results_path.open("a", encoding="utf-8") as f:
+                    f.write(json.dumps(row) + "\n")
+                s = summary(list(done.values()))
+                print(f"{row['pairing']}: {s['games']} games, share {s['rate']:.3f} "
+                      f"[{s['lo']:.3f}, {s['hi']:.3f}], {s['tested_ms']:.1f} ms/decision",
+                      file=sys.stderr, flush=True)
+                if n % 10 == 0:
+                    write_report(Path(args.out), _mine(results, tested), args)
     write_report(Path(args.out), _mine(results, tested), args)
     return 0
+
+
+def _tasks(args, results: dict, tested: str) -> list:
+    """Games still to play, round-robin over pairings so a stopped run covers them evenly."""
+    tasks = []
+    for seed in range(args.games):
+        for name in args.only:
+            for opp in args.opponents:
+                opponent = "random" if opp == "random" else f"mcts:{args.budget},depth={args.depth}"
+                if seed not in results.get(pairing_key(name, tested, opponent), {}):
+                    tasks.append((name, seed, tested, opponent))
+    return tasks
+
+
+_GAMES: dict = {}
+
+
+def _play_task(task: tuple) -> dict:
+    name, seed, tested, opponent = task
+    if name not in _GAMES:
+        _GAMES[name] = Game.load(ROOT / "rules" / name / "game.yaml")
+    game = _GAMES[name]
+    row = play_one(game, game.default_players, seed, tested, opponent)
+    row["pairing"] = pairing_key(name, tested, opponent)
+    return row
+
+
+class _Serial:
+    """A pool of one: plays in this process (no start-up cost, simpler tracebacks)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def imap_unordered(self, fn, items):
+        return map(fn, items)
+
+
+def _pool(jobs: int):
+    if jobs <= 1:
+        return _Serial()
+    import multiprocessing
+    return multiprocessing.get_context("spawn").Pool(jobs)
 
 
 def _mine(results: dict, tested: str) -> dict:
