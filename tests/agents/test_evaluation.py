@@ -66,3 +66,17 @@ def test_an_evaluation_that_is_not_a_number_is_reported(tmp_path):
     game = load(tmp_path, GAIN % {"extra": 'agents:\n  evaluate: "[1, 2]"'})
     with pytest.raises(RulebookError, match="evaluation must be a number"):
         heuristic(game.new_game(2, seed=1))
+
+
+def test_a_house_rule_can_set_the_evaluation(tmp_path):
+    """The `agents:` section is data like any other: an overlay adds or replaces it."""
+    base = load(tmp_path, GAIN % {"extra": ""})
+    assert base.d.agent_evaluate is None
+    variant = tmp_path / "cautious.yaml"
+    variant.write_text('extends: game.yaml\nchanges:\n  - add: agents\n    value: {evaluate: "0 - points[player]"}\n',
+                       encoding="utf-8")
+    from interpreter.game import Game
+    game = Game.load(tmp_path / "game.yaml", [variant])
+    S = game.new_game(2, seed=1)
+    S.apply(0, S.option_labels(0).index("gain"))
+    assert heuristic(S) == [-1.0, 0.0]
