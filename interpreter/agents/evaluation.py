@@ -1,7 +1,7 @@
 """Evaluation: how good a state is for each player, as rewards in [0, 1].
 
-At the end of a game the reward is the win share (1/k for a win shared by k) plus a small bonus
-for the score. Before the end (a playout cut short) it comes from the rule file's heuristic:
+At the end of a game the reward is the win share (1/k for a win shared by k, 1/n each for a
+draw) plus a small bonus for the score. Before the end (a playout cut short) it comes from the rule file's heuristic:
 `agents: evaluate:` per player, or the current score when the file gives none. A heuristic
 reward is a logistic of the player's lead over the best other player.
 """
@@ -51,7 +51,9 @@ class Evaluation:
         scores = state.returns()
         low, high = min(scores), max(scores)
         spread = (high - low) or 1
-        share = 1.0 / len(winners) if winners else 0.0
+        if not winners:  # a draw: as if everyone shared the win
+            winners = list(range(state.n))
+        share = 1.0 / len(winners)
         return [(share if p in winners else 0.0) + self.score_weight * (scores[p] - low) / spread
                 for p in range(state.n)]
 

@@ -2,7 +2,7 @@
 
 Each option is applied to the same few determinizations (worlds consistent with what the
 player sees) and judged by the player's lead in `agents: evaluate:` (default: the score); a win
-at the end beats every lead, a loss is worse than any. Ties are broken by the agent's own
+at the end beats every lead, a loss is worse than any, a draw counts as the lead alone. Ties are broken by the agent's own
 seeded generator.
 """
 from __future__ import annotations
@@ -42,6 +42,7 @@ class GreedyAgent:
     @staticmethod
     def judge(world: Any, player: int) -> float:
         value = lead(heuristic(world), player)
-        if world.over:
-            value += WIN if player in world.winners() else -WIN
+        winners = world.winners() if world.over else None
+        if winners:  # a draw (no winner) is neither
+            value += WIN if player in winners else -WIN
         return value

@@ -80,3 +80,13 @@ def test_a_house_rule_can_set_the_evaluation(tmp_path):
     S = game.new_game(2, seed=1)
     S.apply(0, S.option_labels(0).index("gain"))
     assert heuristic(S) == [-1.0, 0.0]
+
+
+def test_a_draw_is_worth_an_even_share(tmp_path):
+    game = load(tmp_path, GAIN % {"extra": ""})  # all tied at the end: a draw (no winner)
+    S = game.new_game(2, seed=1)
+    while not S.over:
+        p = S.current_players()[0]
+        S.apply(p, S.option_labels(p).index("wait"))
+    assert S.winners() == []
+    assert Evaluation(score_weight=0).rewards(S) == [0.5, 0.5]
