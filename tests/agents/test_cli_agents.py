@@ -33,3 +33,11 @@ def test_play_with_a_time_budget():
 def test_a_bad_agent_setting_exits_1_with_the_reason():
     r = run("play", GAME, "--agents", "ismcts:50,dept=3,random")
     assert r.exit_code == 1 and 'did you mean "depth"' in r.stderr
+
+
+def test_simulate_keeps_settings_with_their_agent():
+    r = run("simulate", GAME, "--games", "2", "--json", "--agents", "ismcts:5,depth=3,random")
+    assert r.exit_code == 0
+    data = json.loads(r.stdout)
+    assert data["games"] == 2 and data["errors"] == 0
+    assert set(data["wins_by_agent"]) == {"ismcts:5,depth=3", "random"}
