@@ -146,7 +146,9 @@ def _common_game_options(fn):
 @main.command()
 @click.argument("file", type=click.Path())
 @_common_game_options
-@click.option("--agents", default="random", show_default=True, help="Comma-separated agents per seat: random, first, last, human.")
+@click.option("--agents", default="random", show_default=True, help="Agents, one per seat (one alone plays every seat): random, first, last, human, greedy, "
+              "mcts[:N|:2s], ismcts[:N|:2s]; settings after an agent: depth=N, c=X, samples=N, reuse=no "
+              "(e.g. ismcts:2s,depth=20,random). See docs/agents.md.")
 @click.option("--log", "log_path", type=click.Path(), help="Save the game log (JSON) for `rulebook replay`.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the result.")
 @click.option("--quiet", is_flag=True, help="Do not print the game log.")

@@ -168,6 +168,7 @@ class _Builder:
         self.main_proc()
         self.events()
         self.scoring()
+        self.agents()
         self.checks()
         self.compiler_checks()
         self.errors.extend(self.compiler.errors)
@@ -564,6 +565,11 @@ class _Builder:
             self.game.procs[proc.name] = proc
             self.compiler.compile_proc(proc, self.parse(spec["final"]))
             sc.final = proc
+
+    def agents(self) -> None:
+        evaluate = (self.doc.get("agents") or {}).get("evaluate")
+        if evaluate is not None:
+            self.game.agent_evaluate = self.expr(evaluate, ["player"])
 
     def checks(self) -> None:
         for i, c in enumerate(self.section("constraints")):

@@ -194,3 +194,4 @@ class GameDef:
     layouts: dict = field(default_factory=dict)  # cache: (n, options) -> Layout
     limits: Limits = field(default_factory=resolve_limits)  # resource budget (budget.py)
     warnings: list = field(default_factory=list)  # RuleErrors that do not stop loading (`validate` shows them)
+    agent_evaluate: Optional[Closure] = None  # `agents: evaluate:` (player bound), or None

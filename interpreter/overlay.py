@@ -43,6 +43,12 @@ def apply_overlay(base: YMap, overlay: YMap, file: str) -> YMap:
     """A new document: `base` with `overlay`'s game metadata, changes and assumptions."""
     merged = deep_copy(base)
     errors: list[RuleError] = []
+    for key in overlay:
+        if key not in OVERLAY_KEYS:  # it would be silently ignored: say how to change it instead
+            errors.append(RuleError(
+                f'an overlay changes its base only through `changes:`; a top-level "{key}" here would '
+                f"be ignored: write `- replace: {key}` (or `add:`) with `value:` under `changes:`",
+                overlay.key_pos(key), "E040"))
     if isinstance(overlay.get("game"), dict):
         game = merged.setdefault("game", YMap(pos=overlay.pos))
         for key, value in overlay["game"].items():

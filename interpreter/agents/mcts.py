@@ -1,103 +1,56 @@
-"""A Monte-Carlo search agent for any rule file, built from small replaceable parts.
+"""Flat Monte-Carlo search: UCB over the deciding player's options at the root only.
 
-Each iteration samples a *determinization*: a copy of the state in which everything hidden
-from the deciding player is reshuffled among indistinguishable pieces (the conformance
-harness's `perturb`), so the agent only uses what that player can see. It picks a root option
-with a selection policy, plays the game out with a playout policy, and scores the end with an
-evaluation. Parts are classes with one method each, so strategies compose:
+Each iteration samples a determinization (a world consistent with what the player sees), picks
+a root option with the selection policy, plays on with the playout policy and scores the result
+with the evaluation. The parts are small classes, so strategies compose:
 
-    MctsAgent(iterations=200, select=Ucb1(c=1.4), playout=RandomPlayout(), evaluate=WinShare())
+    MctsAgent(Budget(200), seed=1, select=Ucb1(c=1.4), playout=RandomPlayout(depth=20),
+              evaluate=Evaluation())
 
-This is flat (root-level) UCB over determinized playouts: cheap and robust for games with
-hidden information and simultaneous choices; deeper trees can be added as another policy.
+Cheap and robust with hidden information and simultaneous choices; `ismcts` grows a tree.
 """
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass, field
 from typing import Any
 
-
-@dataclass
-class Stats:
-    visits: int = 0
-    total: float = 0.0
-
-    @property
-    def mean(self) -> float:
-        return self.total / self.visits if self.visits else 0.0
-
-
-class Ucb1:
-    """Selection: the option with the best upper confidence bound (unvisited first)."""
-
-    def __init__(self, c: float = 1.4):
-        self.c = c
-
-    def pick(self, stats: list[Stats], rng: random.Random) -> int:
-        unvisited = [i for i, s in enumerate(stats) if s.visits == 0]
-        if unvisited:
-            return rng.choice(unvisited)
-        n = sum(s.visits for s in stats)
-        return max(range(len(stats)),
-                   key=lambda i: stats[i].mean + self.c * math.sqrt(math.log(n) / stats[i].visits))
-
-
-class RandomPlayout:
-    """Playout: everyone picks uniformly at random until the end (or a decision cap)."""
-
-    def __init__(self, max_decisions: int = 5_000):
-        self.max_decisions = max_decisions
-
-    def run(self, state: Any, rng: random.Random) -> Any:
-        limit = state.decisions + self.max_decisions
-        while not state.over and state.decisions < limit:
-            p = state.current_players()[0]
-            state.apply(p, rng.randrange(len(state.legal_actions(p))))
-        return state
-
-
-class WinShare:
-    """Evaluation: 1 for a win, 1/k for a win shared by k, 0 otherwise; a small score bonus."""
-
-    def __init__(self, score_weight: float = 0.01):
-        self.score_weight = score_weight
-
-    def value(self, state: Any, player: int) -> float:
-        if not state.over:
-            return 0.5
-        winners = state.winners()
-        win = (1.0 / len(winners)) if player in winners else 0.0
-        scores = state.returns()
-        spread = (max(scores) - min(scores)) or 1
-        return win + self.score_weight * (scores[player] - min(scores)) / spread
+from .budget import Budget
+from .determinize import Determinizer, WorldFailures
+from .evaluation import Evaluation
+from .playout import RandomPlayout
+from .selection import Stats, Ucb1
 
 
 @dataclass
 class MctsAgent:
-    iterations: int = 200
+    budget: Budget = field(default_factory=lambda: Budget(iterations=200))
     seed: int = 0
     select: Any = field(default_factory=Ucb1)
     playout: Any = field(default_factory=RandomPlayout)
-    evaluate: Any = field(default_factory=WinShare)
+    evaluate: Any = field(default_factory=Evaluation)
 
     def __post_init__(self):
+        if isinstance(self.budget, int):
+            self.budget = Budget(iterations=self.budget)
         self.rng = random.Random(self.seed)
+        self.iterations_done = 0  # over all decisions (for benchmarks)
+        self.failures = WorldFailures()
 
     def choose(self, state: Any, player: int) -> int:
-        from ..conformance import perturb
-
-        n = len(state.legal_actions(player))
+        n = state.option_count(player)
         if n == 1:
             return 0
         stats = [Stats() for _ in range(n)]
-        for _ in range(self.iterations):
-            world, _ = perturb(state, player, self.rng)
-            world.logging = False
-            i = self.select.pick(stats, self.rng)
-            world.apply(player, i)
-            self.playout.run(world, self.rng)
-            stats[i].visits += 1
-            stats[i].total += self.evaluate.value(world, player)
+        worlds = Determinizer(state, player)
+        for _ in self.budget.ticks():
+            with self.failures.guard():
+                world = worlds.sample(self.rng)
+                i = self.select.pick(stats, self.rng)
+                world.apply(player, i)
+                self.playout.run(world, self.rng)
+                stats[i].visits += 1
+                stats[i].total += self.evaluate.value(world, player)
+                self.iterations_done += 1
+        self.failures.check()
         return max(range(n), key=lambda i: (stats[i].mean, stats[i].visits))

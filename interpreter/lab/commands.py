@@ -182,8 +182,8 @@ def _output(data: dict, name: str, kw: dict) -> None:
 
 def _agents(spec: str, players: int) -> list[str]:
     """Agent kinds as written, one per seat; each checked by the agent registry."""
-    from ..agents import make_agent
-    kinds = [k.strip() for k in (spec or "random").split(",") if k.strip()]
+    from ..agents import make_agent, parse_agents
+    kinds = [s.name for s in parse_agents(spec)]  # settings stay with their agent: ismcts:50,depth=10
     if len(kinds) == 1:
         kinds = kinds * players
     if len(kinds) != players:

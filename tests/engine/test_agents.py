@@ -41,7 +41,7 @@ def test_mcts_beats_random_at_nim(tmp_path):
 
 def test_agent_kinds_from_the_command_line_spec():
     agents = make_agents("mcts:10,random", 2, 1)
-    assert isinstance(agents[0], MctsAgent) and agents[0].iterations == 10
+    assert isinstance(agents[0], MctsAgent) and agents[0].budget.iterations == 10
     assert isinstance(agents[1], RandomAgent)
 
 

@@ -96,3 +96,30 @@ def test_extends_cycle_is_an_error(tmp_path):
     (tmp_path / "b.yaml").write_text("extends: a.yaml\n")
     with pytest.raises(RulebookError, match="cycle"):
         Game.load(tmp_path / "a.yaml")
+
+
+def test_a_top_level_section_in_an_overlay_is_refused_instead_of_ignored(tmp_path):
+    from interpreter.errors import RulebookError, flatten
+    from interpreter.game import Game
+    base = tmp_path / "game.yaml"
+    base.write_text("""game: {id: g, name: G, players: {min: 2, max: 2}}
+counters:
+  points: {per: [player]}
+flow:
+  rounds: 1
+  phases: [{id: p, do: "log 'x'"}]
+scoring:
+  score: "points[player]"
+""", encoding="utf-8")
+    variant = tmp_path / "v.yaml"
+    variant.write_text("""extends: game.yaml
+scoring:
+  score: "0"
+""", encoding="utf-8")
+    try:
+        Game.load(base, [variant])
+    except RulebookError as exc:
+        messages = [str(e) for e in flatten([exc])]
+    else:
+        raise AssertionError("a top-level scoring in an overlay was silently ignored")
+    assert any("v.yaml:2:1:" in m and "- replace: scoring" in m and "E040" in m for m in messages)

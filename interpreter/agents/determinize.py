@@ -1,0 +1,172 @@
+"""Determinization: a complete world consistent with everything one player can see.
+
+Every piece hidden from the player is swapped with an indistinguishable one (same back, same
+public attributes, same face) and the game's random generator gets a fresh state, so chance
+after this point is resampled too. Inside an open simultaneous block, the secret choices other
+players already made are resampled as well: the world is rebuilt from the block's start, the
+player's own picks replayed and everyone else's drawn at random (same number of picks, which is
+seen at a table). The result depends only on the player's information and on the agent's
+generator.
+
+This is the one place the agents reach for the engine's resampling operation (today
+conformance.perturb), so moving that operation is a change here only.
+"""
+from __future__ import annotations
+
+import random
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from ..decisions import DONE, PASS, build_options, pending_for
+from ..errors import RuleRuntimeError, RulebookError
+from ..values import Piece
+
+SENTINELS = (DONE, PASS)
+
+
+class Determinizer:
+    """Samples worlds for one decision of `player` in `state` (prepared once per decision)."""
+
+    def __init__(self, state: Any, player: int):
+        self.state = state
+        self.player = player
+        self.block = _open_block(state, player)
+        self.labels = state.option_labels(player) if self.block else None
+
+    def sample(self, rng: random.Random) -> Any:
+        """A fresh world, logging off."""
+        world = self._rewound(rng) if self.block else None
+        if world is None:
+            world = _resample(self.state, self.player, rng)
+        world.logging = False
+        return world
+
+    def _rewound(self, rng: random.Random) -> Any | None:
+        base, steps = self.block
+        world = _resample(base, self.player, rng)
+        world.logging = False
+        for author, index, sentinel in steps:
+            if world.over or author not in world.current_players():
+                return None
+            if author != self.player:
+                options = pending_for(world, author).pending.options
+                same = [j for j, o in enumerate(options) if (o in SENTINELS) == sentinel]
+                if not same:
+                    return None
+                index = same[int(rng.random() * len(same))]
+            elif index >= world.option_count(author):
+                return None
+            world.apply(author, index)
+        if self.player not in world.current_players() or world.option_labels(self.player) != self.labels:
+            return None  # something seen during the block came out differently: no rewind
+        return world
+
+
+class WorldFailures:
+    """Rule errors met inside sampled worlds. A world the sampler got wrong (an arrangement the
+    real game cannot reach) must not stop the real game: the iteration is dropped and counted.
+    If a whole decision's iterations all fail, the last error is raised: then the rules, not
+    the sampling, are at fault."""
+
+    def __init__(self):
+        self.count = 0  # dropped iterations, over all decisions
+        self._tried = 0
+        self._failed = 0
+        self._last: RulebookError | None = None
+
+    @contextmanager
+    def guard(self) -> Iterator[None]:
+        self._tried += 1
+        try:
+            yield
+        except RuleRuntimeError as exc:
+            self._failed += 1
+            self.count += 1
+            self._last = exc
+
+    def check(self) -> None:
+        """End of a decision: raise if nothing succeeded; reset."""
+        all_failed = self._tried > 0 and self._failed == self._tried
+        last, self._tried, self._failed, self._last = self._last, 0, 0, None
+        if all_failed and last is not None:
+            raise last
+
+
+def determinize(state: Any, player: int, rng: random.Random) -> Any:
+    """One world for `player` (prepare a Determinizer when sampling many for one decision)."""
+    return Determinizer(state, player).sample(rng)
+
+
+def _open_block(state: Any, player: int) -> tuple | None:
+    """(the state when the innermost open simultaneous block began, the block's decisions as
+    (author, own option index, whether a stop/pass)) when others already chose in it."""
+    blocks = [t for t in state.threads if t.status == "wait" and t.since is not None]
+    if not blocks:
+        return None
+    since = blocks[-1].since
+    block = state.history[since:]
+    if all(author == player for author, _ in block):
+        return None
+    base = _game(state.game).new_game(state.n, state.options, state.seed, logging=False)
+    for author, index in state.history[:since]:
+        base.apply(author, index)
+    replay = base.clone()
+    steps = []
+    for author, index in block:
+        option = pending_for(replay, author).pending.options[index]
+        steps.append((author, index, option in SENTINELS))
+        replay.apply(author, index)
+    return base, steps
+
+
+_GAMES: dict = {}
+
+
+def _game(definition: Any) -> Any:
+    from ..game import Game
+    key = id(definition)
+    if key not in _GAMES:
+        _GAMES[key] = (definition, Game(definition))  # keeps the definition alive with its id
+    return _GAMES[key][1]
+
+
+def _resample(state: Any, player: int, rng: random.Random) -> Any:
+    from ..conformance import perturb  # the engine's resampling operation
+
+    world, mapping = perturb(state, player, rng)
+    _follow(world, mapping)
+    return world
+
+
+def _follow(world: Any, mapping: dict) -> None:
+    """Pieces named by running rule code (pending options, locals, variables) follow the swap:
+    a pending choice among the cards in a hand must offer the cards now in that hand."""
+    moved = {old: new for old, new in mapping.items() if old != new}
+    if not moved:
+        return
+    for key, value in world.vars.items():
+        world.vars[key] = _swap(value, moved)
+    for thread in world.threads:
+        for frame in thread.frames:
+            frame.L = {k: _swap(v, moved) for k, v in frame.L.items()}
+        pend = thread.pending
+        if pend is not None:
+            pend.candidates = _swap(pend.candidates, moved)
+            pend.picked = _swap(pend.picked, moved)
+            pend.cache = None
+            if pend.kind == "perform":
+                pend.options = _swap(pend.options, moved)
+            else:  # options and their labels made afresh from this world
+                build_options(world, pend, thread.frames[-1].L if thread.frames else None)
+
+
+def _swap(value: Any, moved: dict) -> Any:
+    if type(value) is Piece:
+        return moved.get(value, value)
+    if isinstance(value, list):
+        return [_swap(v, moved) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_swap(v, moved) for v in value)
+    if isinstance(value, dict):
+        return {k: _swap(v, moved) for k, v in value.items()}
+    return value

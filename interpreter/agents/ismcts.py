@@ -1,0 +1,144 @@
+"""Information-set Monte-Carlo tree search (single observer, Cowling, Powley & Whitehouse 2012).
+
+One tree for the deciding player, whose nodes stand for that player's information sets: the
+root is everything the player cannot tell apart now. Every iteration samples a new
+determinization (hidden pieces and future chance resampled from the player's view), then walks
+the tree using only the edges that exist in that world, expands one new edge, plays out (to the
+end, or `depth` decisions and then the evaluation) and backs the rewards up, each edge crediting
+the player who took it. Edges are named by option labels as their decider sees them, so the same
+edge means the same move in every world; an edge's UCB counts how often it was *available*, not
+how often its parent was visited (other players' options differ between worlds).
+
+Other players' moves are tree edges too (the single-observer simplification: the tree treats
+them as seen). Chance needs no nodes: it is resampled with each world and averaged by the stats.
+
+Tree reuse: after the agent's own decision, if the next decision is again its own with nothing
+in between (a choice broken into steps: a piece, then where it goes), the subtree below the move
+it took becomes the new root; any other change starts a fresh tree.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from .budget import Budget
+from .determinize import Determinizer, WorldFailures
+from .evaluation import Evaluation
+from .playout import RandomPlayout
+from .selection import Stats, Ucb1
+
+
+class Node:
+    """An information set of the observer; children by (decider, option label)."""
+
+    __slots__ = ("children",)
+
+    def __init__(self):
+        self.children: dict[tuple, "Edge"] = {}
+
+
+class Edge(Stats):
+    def __init__(self, player: int):
+        super().__init__()
+        self.player = player
+        self.node = Node()
+
+
+def option_keys(world: Any, player: int) -> list[tuple]:
+    """A name per option of `player` that means the same move in every world."""
+    seen: dict[str, int] = {}
+    keys = []
+    for label in world.option_labels(player):
+        k = seen.get(label, 0)
+        seen[label] = k + 1
+        keys.append((player, label, k))
+    return keys
+
+
+@dataclass
+class IsmctsAgent:
+    budget: Budget = field(default_factory=lambda: Budget(iterations=200))
+    seed: int = 0
+    select: Any = field(default_factory=lambda: Ucb1(c=0.7))
+    playout: Any = field(default_factory=RandomPlayout)
+    evaluate: Any = field(default_factory=Evaluation)
+    reuse: bool = True
+
+    def __post_init__(self):
+        if isinstance(self.budget, int):
+            self.budget = Budget(iterations=self.budget)
+        self.rng = random.Random(self.seed)
+        self.iterations_done = 0
+        self.failures = WorldFailures()
+        self.reused = 0  # decisions that started from the tree kept from the previous one
+        self._kept: tuple | None = None  # (player, decisions after my move, my move, subtree)
+
+    def choose(self, state: Any, player: int) -> int:
+        n = state.option_count(player)
+        if n == 1:
+            self._kept = None
+            return 0
+        root = self._reused_root(state, player)
+        worlds = Determinizer(state, player)
+        for _ in self.budget.ticks():
+            with self.failures.guard():
+                self._iterate(root, worlds.sample(self.rng), player)
+                self.iterations_done += 1
+        self.failures.check()
+        keys = option_keys(state, player)
+        best = max(range(n), key=lambda i: _rank(root.children.get(keys[i])))
+        edge = root.children.get(keys[best])
+        self._kept = (player, state.decisions + 1, best, edge.node) if edge and self.reuse else None
+        return best
+
+    def _reused_root(self, state: Any, player: int) -> Node:
+        kept, self._kept = self._kept, None
+        if kept is not None:
+            who, decisions, move, node = kept
+            history = state.history
+            if (who == player and state.decisions == decisions and history
+                    and list(history[-1]) == [player, move]):
+                self.reused += 1
+                return node
+        return Node()
+
+    def _iterate(self, root: Node, world: Any, observer: int) -> None:
+        path: list[Edge] = []
+        node = root
+        mover = observer  # the root decision is the observer's, even inside a simultaneous block
+        while not world.over:
+            keys = option_keys(world, mover)
+            edges = []
+            untried = []
+            for i, k in enumerate(keys):
+                edge = node.children.get(k)
+                if edge is None or edge.visits == 0:  # never backed up (a failed world): untried
+                    untried.append((i, k))
+                else:
+                    edge.available += 1
+                    edges.append((i, edge))
+            if untried:
+                i, k = untried[int(self.rng.random() * len(untried))]
+                edge = node.children.get(k) or node.children.setdefault(k, Edge(mover))
+                edge.available += 1
+                world.apply(mover, i)
+                path.append(edge)
+                break
+            j = self.select.pick_available([e for _, e in edges])
+            i, edge = edges[j]
+            world.apply(mover, i)
+            path.append(edge)
+            node = edge.node
+            if not world.over:
+                mover = world.current_players()[0]
+        self.playout.run(world, self.rng)
+        rewards = self.evaluate.rewards(world)
+        for edge in path:
+            edge.visits += 1
+            edge.total += rewards[edge.player]
+
+
+def _rank(edge: Edge | None) -> tuple:
+    """The most visited root edge (ties: the better mean); unexplored options last."""
+    return (edge.visits, edge.mean) if edge is not None else (-1, 0.0)

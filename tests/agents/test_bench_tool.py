@@ -1,0 +1,36 @@
+"""tools/bench_agents.py: Wilson intervals, the report section it rewrites, resuming a run."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+import bench_agents  # noqa: E402  (a script in tools/)
+
+
+@pytest.mark.parametrize("x, n, low, high", [(5, 10, 0.2366, 0.7634), (0, 10, 0.0, 0.2775),
+                                             (10, 10, 0.7225, 1.0), (15, 20, 0.5313, 0.8881)])
+def test_wilson_interval(x, n, low, high):
+    lo, hi = bench_agents.wilson(x, n)
+    assert lo == pytest.approx(low, abs=1e-4) and hi == pytest.approx(high, abs=1e-4)
+
+
+def test_the_report_replaces_only_its_section_and_a_run_resumes(tmp_path, capsys):
+    out = tmp_path / "agents.md"
+    out.write_text(f"# Agents\n\nprose before\n\n{bench_agents.START}\nold table\n{bench_agents.END}\n"
+                   "prose after\n", encoding="utf-8")
+    results = tmp_path / "r.jsonl"
+    args = ["--games", "1", "--budget", "2", "--depth", "2", "--only", "chicago_dry",
+            "--results", str(results), "--out", str(out)]
+    assert bench_agents.main(args) == 0
+    rows = [json.loads(line) for line in results.read_text().splitlines()]
+    assert [r["pairing"].split(" | ")[2] for r in rows] == ["random", "mcts:2,depth=2"]
+    assert all(r["players"] == 2 and r["seat"] == 0 for r in rows)
+    text = out.read_text()
+    assert "prose before" in text and "prose after" in text and "old table" not in text
+    assert "| chicago_dry | 2 | `random` | 1 |" in text and "| chicago_dry | 2 | `mcts:2,depth=2` | 1 |" in text
+    assert bench_agents.main(args) == 0  # everything asked is done: nothing is played again
+    assert len(results.read_text().splitlines()) == 2
