@@ -15,6 +15,7 @@ import textwrap
 from typing import Any, Callable
 
 from . import ast, budget
+from .budget import METER
 from .builtins import items, load_all
 from .codegen import BUILTIN_NAMES, MAX_SUGGESTED, PIECE_ATTRS, ExprGen, Scope, fail
 from .decisions import start_choice, start_perform
@@ -24,9 +25,9 @@ from .logs import log_entry
 from .model import Function, GameDef, Proc
 from .parser import parse_expr
 from .source import SourceMap
-from .state import Frame
+from .threads import Frame
 from .values import Family, Piece, ZoneRef
-from .vm import END, FRAME, WAIT, count_loop
+from .vm import END, FRAME, WAIT, count_loop, new_thread
 
 RESERVED_VARS = {"round", "phase"}
 
@@ -70,6 +71,8 @@ class _ProcCtx:
         self.chooser = chooser
         self.loops: list[_Loop] = []
         self.in_simultaneous = in_simultaneous
+        self.control: set[int] = set()  # jumps and loop steps of if/for/while/repeat/break/continue
+        self.shapes: dict[int, tuple] = {}  # first instruction of a control statement -> its shape
 
     def emit(self, ins: Callable, pos: Pos) -> int:
         self.proc.code.append(ins)
@@ -85,6 +88,12 @@ class _ProcCtx:
     def emit_code(self, body: str, pos: Pos, env: dict) -> int:
         """A simple instruction generated as Python source (`L` is the frame's locals)."""
         return self.emit_simple(make_instruction(body, pos, env), pos)
+
+    def emit_control(self, ins: Callable | None, pos: Pos) -> int:
+        """A jump or loop step of a control statement (see Compiler.structure)."""
+        at = self.emit(ins, pos)
+        self.control.add(at)
+        return at
 
     def here(self) -> int:
         return len(self.proc.code)
@@ -104,12 +113,14 @@ def make_instruction(body: str, pos: Pos, env: dict) -> Callable:
     return ins
 
 
-def fuse(proc: Proc) -> None:
+def fuse(proc: Proc, env: dict) -> None:
     """Replace each run of simple instructions by one call that runs them all.
 
     The original instructions stay at their indexes (a jump into the middle of a run still works);
     only the run's first slot becomes the fused block, which then jumps past the run. If one of
-    them fails, the program counter is set so the error names that instruction's position.
+    them fails, the program counter is set so the error names that instruction's position. A
+    structured control statement (see Compiler.structure) counts as one simple instruction
+    that covers its whole span.
     """
     code, simple = proc.code, proc.simple
     i, n = 0, len(code)
@@ -117,42 +128,73 @@ def fuse(proc: Proc) -> None:
         if i not in simple:
             i += 1
             continue
-        j = i
+        units, j = [], i
         while j < n and j in simple:
-            j += 1
-        if j - i >= 2:
-            run = code[i:j]
-            if all(hasattr(ins, "body") for ins in run):
-                code[i] = _fused_source(run, i, j)
-            else:
-                code[i] = _fused(tuple(run), i, j)
+            units.append(j)
+            j = getattr(code[j], "span_end", j + 1)
+        tail = _tail_of(code[j], j, env) if j < n else None
+        if len(units) >= 2 or tail is not None:
+            proc.originals.setdefault(i, code[i])
+            code[i] = _fused_source([(k, _body_of(code[k], env)) for k in units], j, env, tail)
         i = j
 
 
-def _fused_source(run: list, start: int, end: int) -> Callable:
-    """One generated function for a run of generated instructions (no call per statement)."""
+def unfuse(proc: Proc) -> None:
+    """Put back every instruction that a fused run or a structured statement replaced, so each
+    statement is dispatched by the VM on its own (slower, same game): for tools that watch
+    single instructions, such as rule coverage. Nothing counts as fused afterwards."""
+    for i, ins in proc.originals.items():
+        proc.code[i] = ins
+    proc.originals.clear()
+    proc.simple.clear()
+
+
+def _body_of(ins: Callable, env: dict) -> str:
+    """Python source running one simple instruction: its own source, or a call to it."""
+    body = getattr(ins, "body", None)
+    if body is None:
+        name = f"_ins{len(env.setdefault('_instructions', []))}"
+        env["_instructions"].append(ins)
+        env[name] = ins
+        body = ins.body = f"{name}(S, th, fr)"
+    return body
+
+
+def _tail_of(ins: Callable, at: int, env: dict) -> str | None:
+    """Source that runs the instruction after a run of simple ones exactly as the VM would
+    (its program counter already advanced) and returns its signal: a jump or test inline,
+    anything else as a call."""
+    if ins is None:
+        return None
+    src = getattr(ins, "tail_src", None)
+    if src is not None:
+        return src
+    target = getattr(ins, "jump_to", None)
+    if target is not None:
+        return f"fr.pc = {target}"
+    if getattr(ins, "env", None) is not None:  # generated source (an `if` test, a `return`)
+        return ins.body
+    name = f"_tail{len(env.setdefault('_instructions', []))}"
+    env["_instructions"].append(ins)
+    env[name] = ins
+    return f"return {name}(S, th, fr)"
+
+
+def _fused_source(run: list, end: int, env: dict, tail: str | None = None) -> Callable:
+    """One generated function for a run of simple instructions and the instruction after them
+    (no VM dispatch in between). With a tail, `end` is the tail's index."""
     lines = ["def _blk(S, th, fr):", "    L = fr.L", "    try:"]
-    for k, ins in enumerate(run):
-        lines.append(f"        _k = {start + k + 1}")
-        lines.append(textwrap.indent(ins.body, "        "))
-    lines += ["    except BaseException:", "        fr.pc = _k", "        raise", f"    fr.pc = {end}"]
+    for at, body in run:
+        lines.append(f"        _k = {at + 1}")
+        lines.append(textwrap.indent(body, "        "))
+    if tail is not None:
+        lines += [f"        fr.pc = {end + 1}", f"        _k = {end + 1}", textwrap.indent(tail, "        ")]
+    lines += ["    except BaseException:", "        fr.pc = _k", "        raise"]
+    if tail is None:
+        lines.append(f"    fr.pc = {end}")
     scope: dict = {}
-    exec(compile("\n".join(lines) + "\n", "<rule block>", "exec"), run[0].env, scope)
+    exec(compile("\n".join(lines) + "\n", "<rule block>", "exec"), env, scope)
     return scope["_blk"]
-
-
-def _fused(instructions: tuple, start: int, end: int) -> Callable:
-    def block(S, th, fr):
-        k = start
-        try:
-            for ins in instructions:
-                k += 1
-                ins(S, th, fr)
-        except BaseException:
-            fr.pc = k  # the VM reports the position of instruction pc - 1: the one that failed
-            raise
-        fr.pc = end
-    return block
 
 
 def _loop_back(target: int, pos: Pos) -> Callable:
@@ -166,6 +208,7 @@ def _loop_back(target: int, pos: Pos) -> Callable:
 def _jump(target: int) -> Callable:
     def jump(S, th, fr):
         fr.pc = target
+    jump.jump_to = target
     return jump
 
 
@@ -176,6 +219,11 @@ def _return_none(S, th, fr):
     if fr.ret is not None and frames:
         frames[-1].L[fr.ret] = None
     return FRAME
+
+
+# The same as source, for the end of a fused run (see _tail_of): 2 is FRAME.
+_return_none.tail_src = ("frames = th.frames\nframes.pop()\nif fr.ret is not None and frames:\n"
+                         "    frames[-1].L[fr.ret] = None\nreturn 2")
 
 
 class Compiler:
@@ -192,6 +240,9 @@ class Compiler:
         self.events_heard: set[str] | None = None  # events with triggers/end conditions (None: unknown)
         self.gen = ExprGen(game, self.errors)
         self.gen.env["_setc"] = set_counter_checked
+        self.gen.env["_count_loop"] = count_loop
+        self.gen.env["_METER"] = METER
+        self.gen.env["_Frame"] = Frame
 
     @property
     def atomic_calls(self) -> list:
@@ -227,7 +278,7 @@ class Compiler:
         ctx = _ProcCtx(proc, scope, chooser, False)
         self.block(body, ctx)
         ctx.emit(_return_none, proc.decl_pos)
-        fuse(proc)
+        fuse(proc, self.gen.env)
         return proc
 
     # ------------------------------------------------------------------ expressions
@@ -236,16 +287,105 @@ class Compiler:
         return self.gen.function(n, sc)
 
     # ------------------------------------------------------------------ statements
-    def block(self, stmts: list, ctx: _ProcCtx) -> None:
+    def block(self, stmts: list, ctx: _ProcCtx) -> list:
+        """Compile statements; returns their shape (see structure): per statement, the shape of
+        a control statement, or ("ins", index) for each instruction it emitted."""
+        shape: list = []
         for stmt in stmts:
             method = getattr(self, "s_" + type(stmt).__name__, None)
             if method is None:
                 self.error(f"{type(stmt).__name__} is not a statement", stmt.pos, "E220")
                 continue
+            start = ctx.here()
             try:
                 method(stmt, ctx)
             except RuleError as exc:
                 self.errors.append(exc)
+            if start in ctx.shapes:
+                shape.append(ctx.shapes[start])
+            else:
+                shape.extend(("ins", k) for k in range(start, ctx.here()))
+        return shape
+
+    # ------------------------------------------------------------------ structured code
+    def structure(self, ctx: _ProcCtx, start: int, shape: tuple) -> None:
+        """Compile a control statement that cannot stop (no decision, call, return or end
+        inside) into ONE generated Python function with real if/for/while, so the VM dispatches
+        once for the whole statement. Its instructions stay in place: their indexes give error
+        positions (`_k`), and the statement falls back to them if it cannot be structured."""
+        ctx.shapes[start] = shape
+        end = ctx.here()
+        proc = ctx.proc
+        if any(k not in proc.simple and k not in ctx.control for k in range(start, end)):
+            return
+        lines: list[str] = []
+        if not self._shape_source(shape, ctx, lines, 0):
+            return
+        body = "\n".join(lines)
+        src = ("def _ins(S, th, fr):\n    L = fr.L\n    try:\n" + textwrap.indent(body, "        ")
+               + "\n    except BaseException:\n        fr.pc = _k\n        raise\n"
+               + f"    fr.pc = {end}\n")
+        scope: dict = {}
+        try:
+            exec(compile(src, f"<rule {proc.pos[start]}>", "exec"), self.gen.env, scope)
+        except (SyntaxError, RecursionError):  # e.g. too deeply nested for Python: keep the VM form
+            return
+        ins = scope["_ins"]
+        ins.body, ins.span_end = body, end
+        proc.originals.setdefault(start, proc.code[start])
+        proc.code[start] = ins
+        proc.simple.add(start)
+        ctx.control.discard(start)
+
+    def _shape_source(self, shape: tuple, ctx: _ProcCtx, out: list, loops: int) -> bool:
+        """Append Python lines for `shape` to `out`; False if it cannot be written as Python."""
+        kind = shape[0]
+        if kind == "ins":
+            k = shape[1]
+            if k in ctx.control:
+                return False
+            out.append(f"_k = {k + 1}")
+            out.extend(_body_of(ctx.proc.code[k], self.gen.env).splitlines())
+            return True
+        if kind in ("break", "continue"):
+            out.append(kind)
+            return loops > 0
+        if kind == "if":
+            _, branches, orelse = shape
+            indent = ""
+            for test, cond, body in branches:
+                out.append(f"{indent}_k = {test + 1}")
+                out.append(f"{indent}if {cond}:")
+                if not self._block_source(body, ctx, out, loops, indent + "    "):
+                    return False
+                out.append(f"{indent}else:")
+                indent += "    "
+            return self._block_source(orelse, ctx, out, loops, indent)
+        budget = ["    S.steps += 1", "    if S.steps > _METER.limits.steps:",
+                  f"        _count_loop(S, {self.gen.const(shape[-1])})"]
+        k = next(self.uniq)
+        if kind == "for":
+            _, first, test, seq, var, body, _pos = shape
+            out += [f"_k = {first + 1}", f"for _sv{k} in list(_items(S, {seq})):", f"    _k = {test + 1}"]
+            out += budget + [f"    L[{var!r}] = _sv{k}"]
+        elif kind == "while":
+            _, test, cond, body, _pos = shape
+            out += ["while True:", f"    _k = {test + 1}", f"    if not ({cond}):", "        break"]
+            out += budget
+        else:  # repeat
+            _, first, test, count, body, _pos = shape
+            out += [f"_k = {first + 1}", f"_sr{k} = {count}", "while True:", f"    _k = {test + 1}",
+                    f"    if _sr{k} <= 0:", "        break", f"    _sr{k} = _sr{k} - 1"]
+            out += budget
+        return self._block_source(body, ctx, out, loops + 1, "    ")
+
+    def _block_source(self, shapes: list, ctx: _ProcCtx, out: list, loops: int, indent: str) -> bool:
+        lines: list[str] = []
+        for shape in shapes:
+            if not self._shape_source(shape, ctx, lines, loops):
+                return False
+        out.extend(indent + line for line in (lines or ["pass"]))
+        return True
 
     def s_Let(self, n, ctx):
         if n.name in BUILTIN_NAMES:  # locals may shadow functions (new builtins never break rules)
@@ -280,6 +420,7 @@ class Compiler:
         def ins(S, th, fr):
             th.frames.append(Frame(proc, 0, make_locals(S, fr.L), ret))
             return FRAME
+        ins.tail_src = f"th.frames.append(_Frame({self.gen.const(proc)}, 0, {src}, {ret!r}))\nreturn 2"
         ctx.emit(ins, call.pos)
 
     def s_Assign(self, n, ctx):
@@ -523,7 +664,8 @@ class Compiler:
         def perform(S, th, fr):
             p = who(S, fr.L)
             fr.L[who_slot] = p
-            legal = [a for a in actions if a.when is None or a.when(S, {"player": p})]
+            env = {"player": p}  # `when` conditions only read it: one dict for all of them
+            legal = [a for a in actions if a.when is None or a.when(S, env)]
             return start_perform(S, th, fr, p, legal, optional, slot,
                                  prompt_fn(S, fr.L) if prompt_fn else None, pos)
 
@@ -636,28 +778,35 @@ class Compiler:
     def s_Break(self, n, ctx):
         if not ctx.loops:
             raise RuleError("`break` outside a loop", n.pos, "E228")
-        ctx.loops[-1].breaks.append(ctx.emit(None, n.pos))
+        at = ctx.emit_control(None, n.pos)
+        ctx.loops[-1].breaks.append(at)
+        ctx.shapes[at] = ("break",)
 
     def s_Continue(self, n, ctx):
         if not ctx.loops:
             raise RuleError("`continue` outside a loop", n.pos, "E228")
-        ctx.loops[-1].continues.append(ctx.emit(None, n.pos))
+        at = ctx.emit_control(None, n.pos)
+        ctx.loops[-1].continues.append(at)
+        ctx.shapes[at] = ("continue",)
 
     def s_If(self, n, ctx):
-        ends = []
+        ends, branches = [], []
+        start = ctx.here()
         for cond_node, body in n.branches:
             cond = self.gen.source(cond_node, ctx.scope)
-            test = ctx.emit(None, cond_node.pos)
-            self.block(body, ctx)
-            ends.append(ctx.emit(None, cond_node.pos))
+            test = ctx.emit_control(None, cond_node.pos)
+            branches.append((test, cond, self.block(body, ctx)))
+            ends.append(ctx.emit_control(None, cond_node.pos))
             ctx.proc.code[test] = make_instruction(f"if not ({cond}):\n    fr.pc = {ctx.here()}",
                                                    cond_node.pos, self.gen.env)
-        self.block(n.orelse, ctx)
+        orelse = self.block(n.orelse, ctx)
         for at in ends:
             ctx.patch_jump(at, ctx.here())
+        self.structure(ctx, start, ("if", branches, orelse))
 
     def s_For(self, n, ctx):
-        it = self.expr(n.iter, ctx.scope)
+        it_src = self.gen.source(n.iter, ctx.scope)
+        it = self._function(it_src, n.iter.pos)
         k = next(self.uniq)
         seq_slot, i_slot, var = f"$seq{k}", f"$i{k}", n.var
         ctx.scope.names[var] = var
@@ -665,9 +814,9 @@ class Compiler:
         def start(S, th, fr):
             fr.L[seq_slot] = list(items(S, it(S, fr.L)))
             fr.L[i_slot] = 0
-        ctx.emit_simple(start, n.pos)
+        first = ctx.emit_simple(start, n.pos)
         head = ctx.here()
-        test = ctx.emit(None, n.pos)
+        test = ctx.emit_control(None, n.pos)
         exit_target: list[int] = []
 
         def step(S, th, fr, _t=exit_target):
@@ -681,14 +830,31 @@ class Compiler:
             L[var] = seq[i]
             L[i_slot] = i + 1
         ctx.proc.code[test] = step
-        self._loop_with_cleanup(ctx, head, n.body, exit_target, [seq_slot, i_slot])
+        body = self._loop_with_cleanup(ctx, head, n.body, exit_target, [seq_slot, i_slot])
+        step.tail_src = (f"_i = L[{i_slot!r}]\n_s = L[{seq_slot!r}]\nif _i >= len(_s):\n"
+                         f"    del L[{seq_slot!r}], L[{i_slot!r}]\n    fr.pc = {exit_target[0]}\nelse:\n"
+                         f"    L[{var!r}] = _s[_i]\n    L[{i_slot!r}] = _i + 1")
+        self.structure(ctx, first, ("for", first, test, it_src, var, body, n.pos))
+
+    def _loop_back(self, head: int, pos: Pos) -> Callable:
+        """The jump back to a loop's head, also as source for the end of a fused run."""
+        ins = _loop_back(head, pos)
+        ins.tail_src = ("S.steps += 1\nif S.steps > _METER.limits.steps:\n"
+                        f"    _count_loop(S, {self.gen.const(pos)})\nfr.pc = {head}")
+        return ins
+
+    def _function(self, src: str, pos: Pos) -> Callable:
+        """f(S, L) from generated expression source (see ExprGen.function)."""
+        if src == "_fail(S, L)":
+            return fail
+        return eval(compile(f"lambda S, L: {src}", f"<rule {pos}>", "eval"), self.gen.env)
 
     def _loop_with_cleanup(self, ctx, head, body, exit_target, slots):
         loop = _Loop()
         ctx.loops.append(loop)
-        self.block(body, ctx)
+        shape = self.block(body, ctx)
         ctx.loops.pop()
-        ctx.emit(_loop_back(head, ctx.proc.pos[head]), ctx.proc.pos[head])
+        ctx.emit_control(self._loop_back(head, ctx.proc.pos[head]), ctx.proc.pos[head])
         exit_target.append(ctx.here())
         if loop.breaks:  # a break skips the loop's own cleanup: do it here
             after = ctx.here()
@@ -698,18 +864,20 @@ class Compiler:
                     fr.L.pop(s, None)
             for at in loop.breaks:
                 ctx.proc.code[at] = _jump(after)
-            ctx.emit(cleanup, None)
+            ctx.emit_control(cleanup, None)
             exit_target[0] = ctx.here()
         for at in loop.continues:
-            ctx.proc.code[at] = _loop_back(head, ctx.proc.pos[head])
+            ctx.proc.code[at] = self._loop_back(head, ctx.proc.pos[head])
+        return shape
 
     def s_Repeat(self, n, ctx):
-        count = self.expr(n.count, ctx.scope)
+        count_src = self.gen.source(n.count, ctx.scope)
+        count = self._function(count_src, n.count.pos)
         k = next(self.uniq)
         slot = f"$rep{k}"
-        ctx.emit_simple(lambda S, th, fr: fr.L.__setitem__(slot, count(S, fr.L)), n.pos)
+        first = ctx.emit_simple(lambda S, th, fr: fr.L.__setitem__(slot, count(S, fr.L)), n.pos)
         head = ctx.here()
-        test = ctx.emit(None, n.pos)
+        test = ctx.emit_control(None, n.pos)
         exit_target: list[int] = []
 
         def step(S, th, fr, _t=exit_target):
@@ -720,19 +888,25 @@ class Compiler:
                 return None
             fr.L[slot] = left - 1
         ctx.proc.code[test] = step
-        self._loop_with_cleanup(ctx, head, n.body, exit_target, [slot])
+        body = self._loop_with_cleanup(ctx, head, n.body, exit_target, [slot])
+        step.tail_src = (f"_l = L[{slot!r}]\nif _l <= 0:\n    del L[{slot!r}]\n    fr.pc = {exit_target[0]}\n"
+                         f"else:\n    L[{slot!r}] = _l - 1")
+        self.structure(ctx, first, ("repeat", first, test, count_src, body, n.pos))
 
     def s_While(self, n, ctx):
-        cond = self.expr(n.cond, ctx.scope)
+        cond_src = self.gen.source(n.cond, ctx.scope)
+        cond = self._function(cond_src, n.cond.pos)
         head = ctx.here()
-        test = ctx.emit(None, n.pos)
+        test = ctx.emit_control(None, n.pos)
         exit_target: list[int] = []
 
         def step(S, th, fr, _t=exit_target):
             if not cond(S, fr.L):
                 fr.pc = _t[0]
         ctx.proc.code[test] = step
-        self._loop_with_cleanup(ctx, head, n.body, exit_target, [])
+        body = self._loop_with_cleanup(ctx, head, n.body, exit_target, [])
+        step.tail_src = f"if not ({cond_src}):\n    fr.pc = {exit_target[0]}"
+        self.structure(ctx, head, ("while", test, cond_src, body, n.pos))
 
     def s_Simultaneous(self, n, ctx):
         if ctx.in_simultaneous:
@@ -745,7 +919,7 @@ class Compiler:
         body_ctx = _ProcCtx(body_proc, inner, n.var, True)
         self.block(n.body, body_ctx)
         body_ctx.emit(_return_none, n.pos)
-        fuse(body_proc)
+        fuse(body_proc, self.gen.env)
         ctx.proc.suspends = True
         var = n.var
 
@@ -753,7 +927,6 @@ class Compiler:
             players = items(S, it(S, fr.L))
             if not players:
                 return None
-            from .vm import new_thread
             for p in players:
                 L = fr.L.copy()
                 L[var] = p

@@ -15,12 +15,13 @@ from typing import Any, Iterable
 
 from .budget import METER
 from .errors import InputError, Pos, RuleRuntimeError, suggest
-from .layout import get_layout
+from .guard import evaluate
+from .layout import StaticContext, get_layout
 from .loader import load_game
 from .model import GameDef
 from .rng import Rng
-from .state import Frame, State
-from .guard import evaluate
+from .state import State
+from .threads import Frame
 from .vm import new_thread, run
 
 
@@ -77,7 +78,6 @@ class Game:
         lo, hi = self.player_range
         if not lo <= players <= hi:
             return [f"{self.d.name} is for {lo}–{hi} players, not {players}"]
-        from .layout import StaticContext
         ctx = StaticContext(self.d, players, options)
         problems = []
         for check in self.d.constraints:

@@ -7,6 +7,7 @@ shared by every state of that configuration; GameDef caches them.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,6 +78,11 @@ class Layout:
     variable_index: dict = field(default_factory=dict)
     initial_zones: dict = field(default_factory=dict)  # zone key -> starting pieces
     initial_slots: tuple | None = None  # (counters, vars) when they never depend on the seed
+    # per piece, the parts of its option grouping key that never change (decisions.build_options):
+    hidden_key: list = field(default_factory=list)  # (back, public attribute values)
+    visible_key: list = field(default_factory=list)  # (component, item id, owner)
+    dyn_names: list = field(default_factory=list)  # attributes that can change in a game
+    singular: list = field(default_factory=list)  # no other piece has the same visible_key
 
 
 def get_layout(game: GameDef, n: int, options: dict) -> Layout:
@@ -103,6 +109,13 @@ def _build(game: GameDef, n: int, options: dict) -> Layout:
         _slots(game, ctx, fam, lay.variables, lay.variable_index)
     for comp in game.components.values():
         _pieces(game, ctx, lay, comp)
+    for attrs in lay.static:
+        comp = game.components[attrs["kind"]]
+        lay.hidden_key.append((comp.back, tuple(attrs.get(a) for a in comp.public)))
+        lay.visible_key.append((attrs["kind"], attrs["name"], attrs.get("owner")))
+        lay.dyn_names.append(comp.dyn_names)
+    copies = Counter(lay.visible_key)
+    lay.singular = [copies[key] == 1 for key in lay.visible_key]
     lay.initial_zones = {key: [] for key in lay.zones}
     for piece, key in zip(lay.pieces, lay.start):
         lay.initial_zones[key].append(piece)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from .labels import label, piece_label, player_label
+from .options import labels_of
 from .values import Piece, ZoneRef
 
 
@@ -45,7 +46,6 @@ def log_entry(S: Any, values: list, th: Any = None) -> list:
 
 def decision_entry(S: Any, pend: Any, value: Any, index: int) -> list:
     who = player_label(pend.player)
-    from .decisions import labels_of
     text = labels_of(S, pend)[index]
     if pend.secret:
         part: Any = [text, "(secret)", [int(pend.player)]]

@@ -107,6 +107,7 @@ class Proc:
     calls: set = field(default_factory=set)  # names of procs it calls
     decl_pos: Pos = None
     simple: set = field(default_factory=set)  # indexes of instructions that never jump or signal
+    originals: dict = field(default_factory=dict)  # index -> the instruction a fused/structured one replaced
 
 
 @dataclass

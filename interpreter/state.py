@@ -11,10 +11,14 @@ import hashlib
 import json
 from typing import Any, Iterable
 
-from .errors import RuleRuntimeError
+from . import decisions as _decisions
+from . import views as _views
+from .errors import IllegalDecision, RuleRuntimeError
 from .layout import Layout
 from .model import GameDef
+from .options import labels_of
 from .rng import Rng
+from .threads import Frame, Pending, Thread, deciders_of, waiting
 from .values import PLAYERS, ZoneRef, decode, encode
 
 VISIBLE_TO_ALL = "all"
@@ -38,81 +42,12 @@ def check_grid_bounds(spec: dict | None, zone: Any, cells: list) -> None:
                                    f"(max_width {mw}, max_height {mh})")
 
 
-class Frame:
-    """One activation of a compiled procedure: which instruction is next, and its locals."""
-
-    __slots__ = ("proc", "pc", "L", "ret")
-
-    def __init__(self, proc, pc: int, L: dict, ret: str | None = None):
-        self.proc = proc
-        self.pc = pc
-        self.L = L
-        self.ret = ret
-
-    def copy(self) -> "Frame":
-        return Frame(self.proc, self.pc, self.L.copy(), self.ret)
-
-
-class Pending:
-    """A decision waiting for one player: the legal options and how to read the answer."""
-
-    __slots__ = ("player", "kind", "prompt", "candidates", "options", "labels", "low", "high",
-                 "picked", "optional", "var", "secret", "pos", "cache", "recipe", "label_key")
-
-    def __init__(self, player, kind, prompt, candidates, low, high, optional, var, secret, pos):
-        self.player = player
-        self.kind = kind  # choose | perform
-        self.prompt = prompt
-        self.candidates = candidates  # remaining values to choose from
-        self.options: list = []  # one value per option (a representative for a group)
-        self.labels: list = []
-        self.low = low
-        self.high = high
-        self.picked: list = []
-        self.optional = optional
-        self.var = var
-        self.secret = secret  # made inside a simultaneous block
-        self.pos = pos
-        self.cache: dict | None = None  # piece -> (key, visible) while picking; not saved
-        self.recipe: tuple | None = None  # what the labels are made from (decisions.labels_of)
-        self.label_key: str | None = None  # the rule's `label` expression, if it gives one
-
-    def copy(self) -> "Pending":
-        p = Pending(self.player, self.kind, self.prompt, self.candidates, self.low, self.high,
-                    self.optional, self.var, self.secret, self.pos)
-        p.options, p.labels, p.picked = self.options, self.labels, list(self.picked)
-        p.cache, p.recipe, p.label_key = self.cache, self.recipe, self.label_key
-        return p
-
-
-class Thread:
-    """A line of rule execution. Simultaneous blocks run one child thread per player."""
-
-    __slots__ = ("tid", "frames", "status", "pending", "player", "parent", "waiting", "since")
-
-    def __init__(self, tid: int, frames: list, player=None, parent: int | None = None):
-        self.tid = tid
-        self.frames = frames
-        self.status = "run"  # run | choose | wait | done
-        self.pending: Pending | None = None
-        self.player = player
-        self.parent = parent
-        self.waiting = 0
-        self.since: int | None = None  # decisions taken before its simultaneous block opened
-
-    def copy(self) -> "Thread":
-        t = Thread(self.tid, [f.copy() for f in self.frames], self.player, self.parent)
-        t.status, t.waiting, t.since = self.status, self.waiting, self.since
-        t.pending = self.pending.copy() if self.pending else None
-        return t
-
-
 class State:
     """A game in progress (or over). Create with Game.new_game()."""
 
     __slots__ = ("game", "lay", "n", "options", "seed", "rng", "zones", "loc", "face", "dyn",
                  "seen", "grid", "counters", "vars", "threads", "next_tid", "log", "history",
-                 "over", "result", "players", "logging", "decisions", "lang", "steps")
+                 "over", "result", "players", "logging", "decisions", "lang", "steps", "deciders")
 
     def __init__(self, game: GameDef, lay: Layout, options: dict, seed: int):
         self.game = game
@@ -140,9 +75,81 @@ class State:
         self.decisions = 0
         self.lang: str | None = None  # labels in this language where the rules give one
         self.steps = 0  # loop iterations since the last decision (not part of the state proper)
+        self.deciders: dict | None = {}  # player -> the thread waiting for their decision (an
+        # index kept by the VM; None after clone() until first needed: see threads.waiting)
+
+    # ------------------------------------------------------------------ the forward model
+    # The contract every agent, adapter and tool uses (the shape of OpenSpiel's spiel.h). Players
+    # are 0-based seat numbers; an option is an index into that player's current option list.
+
+    def current_players(self) -> list:
+        """Players who must decide now, ascending (several during a simultaneous secret choice;
+        empty when the game is over)."""
+        return [] if self.over else sorted(waiting(self))
+
+    def legal_actions(self, player: int) -> list:
+        """Indices of `player`'s legal options (empty if that player is not deciding)."""
+        th = waiting(self).get(player)
+        return list(range(len(th.pending.options))) if th is not None else []
+
+    def option_count(self, player: int) -> int:
+        """How many options `player` has now (0 if not deciding): cheaper than legal_actions."""
+        th = waiting(self).get(player)
+        return len(th.pending.options) if th is not None else 0
+
+    def option_labels(self, player: int) -> list:
+        """Labels of `player`'s legal options, as that player sees them (hidden pieces are
+        described, never named)."""
+        th = waiting(self).get(player)
+        return list(labels_of(self, th.pending)) if th is not None else []
+
+    def prompt(self, player: int) -> str | None:
+        """The question `player` is asked now (None if not deciding or the rule gives none)."""
+        th = waiting(self).get(player)
+        return th.pending.prompt if th is not None else None
+
+    def apply(self, player: int, action: int | str) -> None:
+        """Apply an option (index, or exact label) of `player`, then run the game to the next
+        decision. An illegal decision raises IllegalDecision and changes nothing."""
+        if isinstance(action, str):
+            labels = self.option_labels(player)
+            hits = [i for i, text in enumerate(labels) if text == action]
+            if len(hits) != 1:
+                raise IllegalDecision(f"{action!r} matches {len(hits)} options of P{int(player) + 1}: {labels}")
+            action = hits[0]
+        _decisions.apply_decision(self, player, action)
+
+    def apply_unchecked(self, player: int, action: int) -> None:
+        """apply() for agents and simulations: the index must be below option_count(player)
+        and `player` must be deciding; nothing is checked (anything else may break the state).
+        Produces exactly the same game as apply() (tests/engine/test_differential.py)."""
+        _decisions.take(self, waiting(self)[player], action)
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self.over
+
+    def returns(self) -> list:
+        """Final scores by seat (zeros while the game runs)."""
+        return list(self.result["scores"]) if self.result else [0] * self.n
+
+    def winners(self) -> list:
+        """Winning seats (empty while the game runs)."""
+        return list(self.result["winners"]) if self.result else []
+
+    def view(self, viewer: Any = None) -> dict:
+        """The state as `viewer` may see it (None: everything), as JSON-ready data."""
+        return _views.view(self, viewer)
+
+    def log_lines(self, viewer: Any = None) -> list:
+        """The log as `viewer` may read it (None: everything)."""
+        return _views.log_lines(self, viewer)
+
+    # clone(), to_json() (restore with Game.restore) and hash() follow below.
 
     # ------------------------------------------------------------------ copying
     def clone(self) -> "State":
+        """An independent copy (pending decisions included); compiled rules are shared."""
         s = State.__new__(State)
         s.game, s.lay, s.n, s.options, s.seed = self.game, self.lay, self.n, self.options, self.seed
         s.rng = self.rng.copy()
@@ -156,6 +163,7 @@ class State:
         s.counters = self.counters.copy()
         s.vars = self.vars.copy()
         s.threads = [t.copy() for t in self.threads]
+        s.deciders = None  # rebuilt when first needed (threads.waiting)
         s.next_tid = self.next_tid
         s.log = self.log[:]
         s.history = self.history[:]
@@ -323,6 +331,7 @@ class State:
         s.counters = dict(data["counters"])
         s.vars = {k: decode(v, pieces) for k, v in data["vars"].items()}
         s.threads = [_thread_from_json(game, t, pieces) for t in data["threads"]]
+        s.deciders = deciders_of(s.threads) if not data["over"] else {}
         s.next_tid = data["next_tid"]
         s.log = list(data["log"])
         s.history = [list(h) for h in data["history"]]
@@ -350,7 +359,7 @@ def _thread_json(S: "State", t: Thread) -> dict:
         data["pending"] = {
             "player": int(p.player), "kind": p.kind, "prompt": p.prompt,
             "candidates": encode(list(p.candidates)), "options": encode(list(p.options)),
-            "labels": list(_decisions.labels_of(S, p)), "low": p.low, "high": p.high,
+            "labels": list(labels_of(S, p)), "low": p.low, "high": p.high,
             "picked": encode(list(p.picked)), "optional": p.optional, "var": p.var,
             "secret": p.secret, "label_key": p.label_key,
         }
@@ -377,76 +386,3 @@ def _thread_from_json(game: GameDef, data: dict, pieces: list) -> Thread:
         pend.label_key = p.get("label_key")
         t.pending = pend
     return t
-
-
-# ---------------------------------------------------------------------- forward-model API
-# The decision and view logic lives in its own modules; State exposes it as methods so AI and
-# RL adapters see one small contract (current players, legal actions, apply, terminal, returns,
-# clone, serialise, view). Imported here, after State exists, to avoid an import cycle.
-from . import decisions as _decisions  # noqa: E402
-from . import views as _views  # noqa: E402
-
-
-def _current_players(self) -> list:
-    """Players who must decide now (several during a simultaneous secret choice)."""
-    return _decisions.current_players(self)
-
-
-def _legal_actions(self, player: int) -> list:
-    """Indices of `player`'s legal options (empty if not deciding)."""
-    th = _decisions.pending_for(self, player)
-    return list(range(len(th.pending.options))) if th is not None else []
-
-
-def _option_count(self, player: int) -> int:
-    """How many options `player` has now (0 if not deciding): cheaper than legal_actions."""
-    th = _decisions.pending_for(self, player)
-    return len(th.pending.options) if th is not None else 0
-
-
-def _option_labels(self, player: int) -> list:
-    """Labels of `player`'s legal options, as that player sees them."""
-    return _decisions.options_of(self, player)
-
-
-def _apply(self, player: int, action) -> None:
-    """Apply an option (index, or exact label). Illegal input raises and changes nothing."""
-    if isinstance(action, str):
-        labels = _decisions.options_of(self, player)
-        hits = [i for i, text in enumerate(labels) if text == action]
-        if len(hits) != 1:
-            from .errors import IllegalDecision
-            raise IllegalDecision(f"{action!r} matches {len(hits)} options of P{int(player) + 1}: {labels}")
-        action = hits[0]
-    _decisions.apply_decision(self, player, action)
-
-
-def _is_terminal(self) -> bool:
-    return self.over
-
-
-def _returns(self) -> list:
-    """Final scores (zeros while the game runs)."""
-    return list(self.result["scores"]) if self.result else [0] * self.n
-
-
-def _winners(self) -> list:
-    return list(self.result["winners"]) if self.result else []
-
-
-def _prompt(self, player: int):
-    th = _decisions.pending_for(self, player)
-    return th.pending.prompt if th else None
-
-
-State.current_players = _current_players
-State.legal_actions = _legal_actions
-State.option_labels = _option_labels
-State.option_count = _option_count
-State.apply = _apply
-State.is_terminal = _is_terminal
-State.returns = _returns
-State.winners = _winners
-State.prompt = _prompt
-State.view = _views.view
-State.log_lines = _views.log_lines

@@ -9,13 +9,16 @@ WAIT (the thread waits for the children of a simultaneous block), END (the game 
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .budget import ATOMIC_WORK, METER, exceeded, how_to_raise, tick
 from .errors import Pos, RuleRuntimeError
 from .guard import describe as _describe
 from .scoring import compute_result
-from .state import Frame, State, Thread
+from .threads import Frame, Thread, deciders_of
+
+if TYPE_CHECKING:
+    from .state import State
 
 DONE, SUSPEND, FRAME, WAIT, END = 0, 1, 2, 3, 4
 
@@ -36,6 +39,7 @@ def run(S: State) -> None:
             if th.status == "run":
                 break
         else:
+            index_deciders(S)
             return
         sig = run_thread(S, th, 0)
         if sig == SUSPEND:
@@ -46,6 +50,13 @@ def run(S: State) -> None:
             finish_game(S)
         else:
             _thread_done(S, th)
+    S.deciders = {}
+
+
+def index_deciders(S: State) -> None:
+    """Rebuild the player -> waiting thread index. The VM calls it whenever it stops, so
+    `pending_for` and `current_players` are lookups."""
+    S.deciders = deciders_of(S.threads)
 
 
 def _thread_done(S: State, th: Thread) -> None:

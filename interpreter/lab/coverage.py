@@ -19,21 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-
-def _fused_runs(proc: Any) -> dict[int, range]:
-    """Runs of simple instructions that the compiler fused: calling the first runs them all."""
-    runs, simple, i, n = {}, proc.simple, 0, len(proc.code)
-    while i < n:
-        if i not in simple:
-            i += 1
-            continue
-        j = i
-        while j < n and j in simple:
-            j += 1
-        if j - i >= 2:
-            runs[i] = range(i, j)
-        i = j
-    return runs
+from ..compiler import unfuse
 
 
 def _branch_heads(proc: Any) -> dict[int, Any]:
@@ -41,6 +27,7 @@ def _branch_heads(proc: Any) -> dict[int, Any]:
     `if not (cond): jump`; the branch body starts at the next instruction)."""
     heads = {}
     for i, ins in enumerate(proc.code):
+        ins = proc.originals.get(i, ins)  # a structured statement replaced its test
         body = getattr(ins, "body", "")
         if isinstance(body, str) and body.startswith("if not (") and i + 1 < len(proc.code):
             heads[i] = proc.pos[i] if i < len(proc.pos) else None
@@ -55,6 +42,7 @@ class Probe:
         self.keys: list[str] = []
         for name in sorted(game.d.procs):
             proc = game.d.procs[name]
+            unfuse(proc)  # one VM dispatch per statement, so every statement and branch is seen
             proc.code[:] = [self._wrap(f"{name}#{i}", ins) for i, ins in enumerate(proc.code)]
 
     def _wrap(self, key: str, ins: Any) -> Any:
@@ -99,8 +87,7 @@ class CoverageTally:
 
     def report(self, game: Any) -> dict:
         procs = game.d.procs
-        runs = {name: _fused_runs(p) for name, p in procs.items()}
-        ran = self._statement_counts(procs, runs)
+        ran = self._statement_counts()
 
         def entered(name: str) -> int:
             return ran.get((name, 0), 0)
@@ -128,13 +115,12 @@ class CoverageTally:
         return {"games": self.games, "fired": fired, "never_fired": never,
                 "summary": {k: f"{len(fired[k])}/{len(v)}" for k, v in sections.items()}}
 
-    def _statement_counts(self, procs: dict, runs: dict) -> Counter:
+    def _statement_counts(self) -> Counter:
+        """(procedure, instruction index) -> runs (the probe unfuses: one count per statement)."""
         ran: Counter = Counter()
         for key, n in self.calls.items():
             name, _, index = key.rpartition("#")
-            i = int(index)
-            for k in runs.get(name, {}).get(i, (i,)):
-                ran[(name, k)] += n
+            ran[(name, int(index))] += n
         return ran
 
     @staticmethod

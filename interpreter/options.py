@@ -1,0 +1,202 @@
+"""The options of a pending decision, and their labels as the deciding player reads them.
+
+Options are built for the deciding player only: pieces that player cannot see are offered
+anonymously (grouped by where they are and what can be seen of them), and identical visible
+pieces in the same unordered place are offered once. Labels are made only when someone reads
+them, from what was recorded with the options, so simulations spend nothing on text.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from .guard import evaluate
+from .labels import label, piece_label, player_label, translated, zone_label
+from .threads import Pending
+from .values import Piece
+
+DONE = "\x00done"  # the option that ends a multiple choice
+PASS = "\x00pass"  # the option that declines an optional choice
+
+
+def _disambiguate(S: Any, entries: list, labels: list) -> None:
+    """Distinct visible pieces that read the same (two players' copies of one card) get their
+    owner, or else their zone, appended, so that every option of a decision reads differently."""
+    by_text: dict = {}
+    for i, text in enumerate(labels):
+        by_text.setdefault(text, []).append(i)
+    for text, hits in by_text.items():
+        if len(hits) < 2:
+            continue
+        for i in hits:
+            entry = entries[i]
+            if type(entry) is not tuple or not entry[1]:  # not a piece, or a hidden one
+                continue
+            owner = S.lay.static[entry[0]].get("owner")
+            extra = player_label(owner) if owner is not None else zone_label(S, entry[2])
+            labels[i] = f"{text} ({extra})"
+
+
+def build_options(S: Any, pend: Pending, L: dict | None = None) -> None:
+    """The options of a pending decision. Their labels are made only when someone reads them
+    (labels_of), from what was recorded here, so simulations never spend time on text; a rule's
+    own `label` expression is evaluated here, with the choosing block's locals `L`.
+
+    Pieces with the same grouping key are interchangeable for the decider and offered once:
+    a hidden piece by where it is and what can be seen of it, a visible piece in an ordered zone
+    by itself, a visible piece elsewhere by where it is and everything that can be seen of it
+    (by itself too when no other piece has the same item, owner and component). The parts of the
+    key that never change are fixed in the layout."""
+    candidates = pend.candidates
+    for v in candidates:
+        t = type(v)
+        if t is not int and t is not str:
+            break
+    else:  # only numbers and texts (the common case): no keys, labels are the values as text
+        _finish(pend, list(dict.fromkeys(candidates)), None, False, False, L)
+        return
+    viewer = pend.player
+    options, entries, keys = [], [], set()
+    cache = pend.cache
+    loc = S.loc
+    zone_set = None
+    for v in candidates:
+        if type(v) is Piece:
+            if cache is None:
+                cache = pend.cache = {}  # the table does not change between the picks of one choice
+                zone_set = set()
+            zone = loc[v]
+            if zone_set is not None:
+                zone_set.add(zone)
+            hit = cache.get(v)
+            if hit is None:
+                hit = cache[v] = _piece_key(S, v, zone, viewer)
+            key, visible = hit
+            if key in keys:
+                continue
+            keys.add(key)
+            entry: Any = (v, visible, zone)
+        else:
+            plain = type(v) is int or type(v) is str
+            key = ("x", v if plain else _hashable(v))
+            if key in keys:
+                continue
+            keys.add(key)
+            entry = str(v) if plain else [v]  # [value]: labelled when read
+        options.append(v)
+        entries.append(entry)
+    if cache is not None and zone_set is None:  # a later pick of the same choice
+        zone_set = {loc[v] for v in candidates if type(v) is Piece}
+    has_pieces = zone_set is not None and bool(zone_set)
+    _finish(pend, options, entries, has_pieces and len(zone_set) > 1, has_pieces, L)
+
+
+def _finish(pend: Pending, options: list, entries: list | None, many_zones: bool, has_pieces: bool,
+            L: dict | None) -> None:
+    """Add the closing option (done / pass) and record how to make the labels. `entries` None:
+    every option is a number or a text, shown as itself."""
+    tail = None
+    custom = None
+    if pend.label_key is not None:  # the rule's `label`: evaluated when read, with these locals
+        custom = (options[:], dict(L or {}))
+    if pend.kind == "choose_many" and (len(pend.picked) >= pend.low or pend.optional):
+        options.append(DONE)
+        tail = "done"
+    elif pend.kind == "choose" and pend.optional:
+        options.append(PASS)
+        tail = "pass"
+    pend.options = options
+    pend.labels = None
+    pend.recipe = (many_zones, entries, tail, has_pieces, custom)
+
+
+def _piece_key(S: Any, p: Piece, zone: Any, viewer: Any) -> tuple:
+    """(grouping key, visible to the viewer) of one candidate piece (see build_options)."""
+    lay = S.lay
+    info = lay.zones[zone]
+    up = S.face.get(p)
+    if up is None:
+        up = lay.face_up[p]
+    if info.custom is not None:
+        visible = bool(info.custom(S, {"viewer": viewer, "piece": lay.pieces[p]}))
+    else:
+        rule = info.vis_up if up else info.vis_down
+        if rule == "all" or (rule == "owner" and info.owner is not None and info.owner == viewer):
+            visible = True
+        else:
+            seen = S.seen.get(p)
+            visible = seen is not None and viewer in seen
+    if not visible:
+        return ("h", zone, lay.hidden_key[p], up), False
+    if info.ordered or lay.singular[p]:  # nothing else can look the same: the piece is its key
+        return p, True
+    dyn = S.dyn
+    names = lay.dyn_names[p]
+    if not names:
+        values: tuple = ()
+    elif len(names) == 1:  # the usual case (a die's value): no generator
+        a = names[0]
+        values = (_hashable(dyn[a].get(p)),) if a in dyn else ()
+    else:
+        values = tuple([_hashable(dyn[a].get(p)) for a in names if a in dyn])  # maps, lists too
+    return ("v", zone, lay.visible_key[p], S.face.get(p), values, S.seen.get(p)), True
+
+
+def _custom_labels(S: Any, pend: Pending, values: list, L: dict) -> list:
+    fn, slot = S.game.label_fns[pend.label_key]
+    texts = []
+    for v in values:
+        L[slot] = v
+        texts.append(label(S, evaluate(fn, S, L), pend.player))  # read outside the VM: errors located
+    return texts
+
+
+def labels_of(S: Any, pend: Pending) -> list:
+    """The option labels of a pending decision, as its player sees them."""
+    if pend.labels is not None:
+        return pend.labels
+    if pend.kind == "perform":
+        labels = [translated(S, a.labels, a.label or a.name) for a in pend.recipe[1]]
+        if pend.optional:
+            labels.append("pass")
+        pend.labels = labels
+        return labels
+    many_zones, entries, tail, has_pieces, custom = pend.recipe
+    viewer = pend.player
+    if custom is not None:
+        labels = _custom_labels(S, pend, *custom)
+        if tail is not None:
+            labels.append(tail)
+        pend.labels = labels
+        return labels
+    if entries is None:
+        labels = [str(v) for v in (pend.options[:-1] if tail is not None else pend.options)]
+        if tail is not None:
+            labels.append(tail)
+        pend.labels = labels
+        return labels
+    labels = []
+    for entry in entries:
+        if type(entry) is tuple:
+            piece, visible, zone = entry
+            text = piece_label(S, piece, None if visible else viewer)
+            if many_zones or not visible:
+                text += f" ({zone_label(S, zone)})"
+            labels.append(text)
+        elif type(entry) is list:
+            labels.append(label(S, entry[0], viewer))
+        else:
+            labels.append(entry)
+    if has_pieces:
+        _disambiguate(S, entries, labels)
+    if tail is not None:
+        labels.append(tail)
+    pend.labels = labels
+    return labels
+
+
+def _hashable(v: Any) -> Any:
+    if isinstance(v, list):
+        return tuple(_hashable(x) for x in v)
+    if isinstance(v, dict):
+        return tuple(sorted((k, _hashable(x)) for k, x in v.items()))
+    return v

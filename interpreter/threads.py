@@ -1,0 +1,96 @@
+"""Running rule code as plain data: frames, threads and the decisions they wait for.
+
+A thread is a stack of frames (procedure, program counter, locals); a thread stopped at a
+`choose` or `perform` holds a Pending decision. All of it is plain data, so a game can stop at
+any decision, be copied, saved as JSON and resumed (state.py, vm.py).
+"""
+from __future__ import annotations
+
+
+class Frame:
+    """One activation of a compiled procedure: which instruction is next, and its locals."""
+
+    __slots__ = ("proc", "pc", "L", "ret")
+
+    def __init__(self, proc, pc: int, L: dict, ret: str | None = None):
+        self.proc = proc
+        self.pc = pc
+        self.L = L
+        self.ret = ret
+
+    def copy(self) -> "Frame":
+        return Frame(self.proc, self.pc, self.L.copy(), self.ret)
+
+
+class Pending:
+    """A decision waiting for one player: the legal options and how to read the answer."""
+
+    __slots__ = ("player", "kind", "prompt", "candidates", "options", "labels", "low", "high",
+                 "picked", "optional", "var", "secret", "pos", "cache", "recipe", "label_key")
+
+    def __init__(self, player, kind, prompt, candidates, low, high, optional, var, secret, pos):
+        self.player = player
+        self.kind = kind  # choose | perform
+        self.prompt = prompt
+        self.candidates = candidates  # remaining values to choose from
+        self.options: list = []  # one value per option (a representative for a group)
+        self.labels: list = []
+        self.low = low
+        self.high = high
+        self.picked: list = []
+        self.optional = optional
+        self.var = var
+        self.secret = secret  # made inside a simultaneous block
+        self.pos = pos
+        self.cache: dict | None = None  # piece -> (key, visible) while picking; not saved
+        self.recipe: tuple | None = None  # what the labels are made from (options.labels_of)
+        self.label_key: str | None = None  # the rule's `label` expression, if it gives one
+
+    def copy(self) -> "Pending":
+        p = Pending(self.player, self.kind, self.prompt, self.candidates, self.low, self.high,
+                    self.optional, self.var, self.secret, self.pos)
+        p.options, p.labels, p.picked = self.options, self.labels, list(self.picked)
+        p.cache, p.recipe, p.label_key = self.cache, self.recipe, self.label_key
+        return p
+
+
+class Thread:
+    """A line of rule execution. Simultaneous blocks run one child thread per player."""
+
+    __slots__ = ("tid", "frames", "status", "pending", "player", "parent", "waiting", "since")
+
+    def __init__(self, tid: int, frames: list, player=None, parent: int | None = None):
+        self.tid = tid
+        self.frames = frames
+        self.status = "run"  # run | choose | wait | done
+        self.pending: Pending | None = None
+        self.player = player
+        self.parent = parent
+        self.waiting = 0
+        self.since: int | None = None  # decisions taken before its simultaneous block opened
+
+    def copy(self) -> "Thread":
+        t = Thread(self.tid, [f.copy() for f in self.frames], self.player, self.parent)
+        t.status, t.waiting, t.since = self.status, self.waiting, self.since
+        t.pending = self.pending.copy() if self.pending else None
+        return t
+
+
+def deciders_of(threads: list) -> dict:
+    """Player -> the first thread waiting for that player's decision."""
+    deciders: dict = {}
+    for th in threads:
+        if th.status == "choose":
+            p = int(th.pending.player)
+            if p not in deciders:
+                deciders[p] = th
+    return deciders
+
+
+def waiting(S) -> dict:
+    """S.deciders, rebuilt first if a clone left it out (clones index lazily: most clones in
+    a search are applied to at once, and apply rebuilds the index anyway)."""
+    d = S.deciders
+    if d is None:
+        d = S.deciders = deciders_of(S.threads)
+    return d

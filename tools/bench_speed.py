@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+"""Speed of this engine as RATIOS, measured in one run (the machine is shared and noisy).
+
+  * engine ÷ hand-written per decision: Chicago Poker without special cards, 4 players, random
+    agents, against tools/handwritten_poker.py, run alternately in this process;
+  * after ÷ before, against a checkout of an older engine (--base DIR, e.g. made with
+    `git worktree add /tmp/base <commit>`): random games/s of every entry file at every player
+    count, clone and save+restore of mid-game states, flat MCTS iterations/s, and a cold
+    `rulebook validate`. Each engine runs in its own worker process (both import `interpreter`);
+    the two workers get the same tasks alternately and report CPU time (time.process_time).
+
+Usage:
+    python tools/bench_speed.py --base /tmp/base                  # everything, a few minutes
+    python tools/bench_speed.py --base /tmp/base --rounds 3 --games 4 --json out.json
+    python tools/bench_speed.py --only handwritten                # no base needed
+Copy the printed Markdown into docs/benchmarks.md.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+POKER = ROOT / "rules" / "chicago_poker" / "game.yaml"
+MCTS_FILES = ["chicago_dry", "dogs_day", "chicago_poker", "dice_town", "between_two_cities"]
+
+
+# ---------------------------------------------------------------------- worker side
+def _worker() -> None:
+    """Serve tasks (one JSON object per line on stdin) with whichever `interpreter` is first
+    on sys.path; answer one JSON line each."""
+    from interpreter.game import Game
+
+    games: dict = {}
+
+    def game_of(path: str):
+        if path not in games:
+            games[path] = Game.load(path)
+        return games[path]
+
+    def mid_game(game, n: int, opts: dict, count: int) -> list:
+        rng = random.Random(7)
+        states = []
+        for seed in range(count):
+            S = game.new_game(n, opts, seed, logging=False)
+            target = rng.randrange(5, 60)
+            before = S
+            while not S.over and S.decisions < target:
+                before = S.clone()  # short games (Kuhn poker) end early: keep the last decision point
+                p = S.current_players()[0]
+                S.apply(p, rng.randrange(S.option_count(p)))
+            states.append(S if not S.over else before)
+        return states
+
+    for line in sys.stdin:
+        task = json.loads(line)
+        game = game_of(task["file"])
+        n, opts = task["players"], task.get("options") or {}
+        kind = task["kind"]
+        if kind == "games":
+            t = time.process_time()
+            decisions = 0
+            for seed in range(task["seed"], task["seed"] + task["games"]):
+                S = game.new_game(n, opts, seed, logging=False)
+                rng = random.Random(seed)
+                while not S.over:
+                    p = S.current_players()[0]
+                    S.apply(p, int(rng.random() * S.option_count(p)))
+                decisions += S.decisions
+            out = {"cpu": time.process_time() - t, "decisions": decisions}
+        elif kind == "copy":
+            states = mid_game(game, n, opts, 10)
+            t = time.process_time()
+            for _ in range(task["reps"]):
+                for S in states:
+                    S.clone()
+            clone = time.process_time() - t
+            t = time.process_time()
+            for _ in range(max(1, task["reps"] // 10)):
+                for S in states:
+                    game.restore(json.loads(json.dumps(S.to_json())))
+            save = time.process_time() - t
+            out = {"clone": clone / (task["reps"] * len(states)),
+                   "save": save / (max(1, task["reps"] // 10) * len(states))}
+        elif kind == "mcts":
+            from interpreter.agents.mcts import MctsAgent
+            states = mid_game(game, n, opts, 4)
+            t = time.process_time()
+            for S in states:
+                MctsAgent(iterations=task["iterations"], seed=0).choose(S, S.current_players()[0])
+            out = {"cpu": time.process_time() - t, "iterations": task["iterations"] * len(states)}
+        else:
+            out = {"error": f"unknown task {kind}"}
+        print(json.dumps(out), flush=True)
+
+
+class Worker:
+    def __init__(self, root: Path):
+        env = dict(os.environ, PYTHONPATH=str(root))
+        self.proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                                     env=env, cwd=str(root))
+
+    def ask(self, **task) -> dict:
+        self.proc.stdin.write(json.dumps(task) + "\n")
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+# ---------------------------------------------------------------------- measurements
+def handwritten_ratio(rounds: int, games: int) -> dict:
+    """Engine ÷ hand-written CPU time per decision, alternating in this process."""
+    sys.path.append(str(ROOT))  # after PYTHONPATH: `PYTHONPATH=old/checkout` measures that engine
+    sys.path.insert(0, str(ROOT / "tools"))
+    from handwritten_poker import play_games
+
+    from interpreter.game import Game
+    from interpreter.state import State
+    apply = State.apply_unchecked if hasattr(State, "apply_unchecked") else State.apply
+    game = Game.load(POKER)
+    opts = {"no_special_cards": True}
+    engine_cpu = engine_dec = hand_cpu = hand_dec = 0.0
+    for r in range(rounds):
+        seeds = range(r * games, (r + 1) * games)
+        t = time.process_time()
+        for seed in seeds:
+            S = game.new_game(4, opts, seed, logging=False)
+            rngs = [random.Random(seed * 31 + i) for i in range(4)]
+            while not S.over:
+                p = S.current_players()[0]
+                apply(S, p, int(rngs[p].random() * S.option_count(p)))
+            engine_dec += S.decisions
+        engine_cpu += time.process_time() - t
+        t = time.process_time()
+        hand_dec += play_games(4, seeds)
+        hand_cpu += time.process_time() - t
+    e_us, h_us = engine_cpu / engine_dec * 1e6, hand_cpu / hand_dec * 1e6
+    return {"engine_us": e_us, "hand_us": h_us, "ratio": e_us / h_us,
+            "engine_decisions_per_game": engine_dec / (rounds * games),
+            "hand_decisions_per_game": hand_dec / (rounds * games)}
+
+
+def entry_configs() -> list[tuple[str, int]]:
+    sys.path.insert(0, str(ROOT))
+    from interpreter.game import Game
+    from interpreter.rulefiles import game_entry_files
+    out = []
+    for path in game_entry_files(ROOT / "rules"):
+        game = Game.load(path)
+        lo, hi = game.player_range
+        out.extend((str(path), n) for n in range(lo, hi + 1)
+                   if not game.check_setup(n, game.resolve_options({})))
+    return out
+
+
+def compare(base: Worker, new: Worker, rounds: int, games: int, what: set) -> dict:
+    out: dict = {"games": [], "copy": [], "mcts": []}
+    configs = entry_configs()
+    if "games" in what:
+        for path, n in configs:
+            # short games: more of them per task, so that each task takes at least ~0.2 s of CPU
+            probe = base.ask(kind="games", file=path, players=n, games=games, seed=10_000)["cpu"]
+            count = games * max(1, math.ceil(0.2 / max(probe, 1e-6)))
+            cpu = {"base": 0.0, "new": 0.0}
+            for r in range(rounds):
+                for name, w in (("base", base), ("new", new)):
+                    cpu[name] += w.ask(kind="games", file=path, players=n, games=count, seed=r * count)["cpu"]
+            row = {"file": str(Path(path).relative_to(ROOT)), "players": n, "games": rounds * count,
+                   "base_gps": rounds * count / cpu["base"], "new_gps": rounds * count / cpu["new"]}
+            row["speedup"] = row["new_gps"] / row["base_gps"]
+            out["games"].append(row)
+            print(f"games  {row['file']:40} {n}p  {row['base_gps']:7.1f} -> {row['new_gps']:7.1f} games/s"
+                  f"  x{row['speedup']:.2f}", file=sys.stderr, flush=True)
+    if "copy" in what:
+        for path, n in configs:
+            if path.endswith("capitals.yaml") or path.endswith("cowboys.yaml"):
+                continue
+            res = {"base": [0.0, 0.0], "new": [0.0, 0.0]}
+            for _ in range(rounds):
+                for name, w in (("base", base), ("new", new)):
+                    r = w.ask(kind="copy", file=path, players=n, reps=100)
+                    res[name][0] += r["clone"]
+                    res[name][1] += r["save"]
+            row = {"file": str(Path(path).relative_to(ROOT)), "players": n,
+                   "clone_ratio": res["new"][0] / res["base"][0], "save_ratio": res["new"][1] / res["base"][1],
+                   "new_clone_us": res["new"][0] / rounds * 1e6, "new_save_us": res["new"][1] / rounds * 1e6}
+            out["copy"].append(row)
+            print(f"copy   {row['file']:40} {n}p  clone x{row['clone_ratio']:.2f} save+restore "
+                  f"x{row['save_ratio']:.2f} (new ÷ old time)", file=sys.stderr, flush=True)
+    if "mcts" in what:
+        for gid in MCTS_FILES:
+            path = str(ROOT / "rules" / gid / "game.yaml")
+            n = 4 if gid != "between_two_cities" else 3
+            cpu = {"base": [0.0, 0], "new": [0.0, 0]}
+            for _ in range(rounds):
+                for name, w in (("base", base), ("new", new)):
+                    r = w.ask(kind="mcts", file=path, players=n, iterations=8)
+                    cpu[name][0] += r["cpu"]
+                    cpu[name][1] += r["iterations"]
+            row = {"game": gid, "players": n,
+                   "speedup": (cpu["new"][1] / cpu["new"][0]) / (cpu["base"][1] / cpu["base"][0])}
+            out["mcts"].append(row)
+            print(f"mcts   {gid:40} {n}p  x{row['speedup']:.2f}", file=sys.stderr, flush=True)
+    return out
+
+
+def cold_validate(base_root: Path | None, runs: int) -> dict:
+    """CPU (user+sys) and wall of a fresh `python -m interpreter validate` (minimum of runs)."""
+    target = str(ROOT / "rules" / "dogs_day" / "game.yaml")
+    out = {}
+    roots = [("new", ROOT)] + ([("base", base_root)] if base_root else [])
+    samples: dict = {name: [] for name, _ in roots}
+    for _ in range(runs):
+        for name, root in roots:
+            before = os.times()
+            t = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "interpreter", "validate", target], cwd=str(root),
+                           env=dict(os.environ, PYTHONPATH=str(root)), check=True,
+                           stdout=subprocess.DEVNULL)
+            wall = time.perf_counter() - t
+            after = os.times()
+            cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+            samples[name].append((cpu, wall))
+    for name, values in samples.items():
+        out[name] = {"cpu_s": min(c for c, _ in values), "wall_s": min(w for _, w in values)}
+    return out
+
+
+def markdown(results: dict) -> str:
+    lines = []
+    hw = results.get("handwritten")
+    if hw:
+        lines += ["| measure | engine | hand-written | ratio |", "|---|---:|---:|---:|",
+                  f"| CPU µs per decision (Chicago Poker, no special cards, 4p) | {hw['engine_us']:.1f} "
+                  f"| {hw['hand_us']:.1f} | {hw['ratio']:.1f}× |",
+                  f"| decisions per game | {hw['engine_decisions_per_game']:.0f} "
+                  f"| {hw['hand_decisions_per_game']:.0f} | |", ""]
+    cmp_ = results.get("compare") or {}
+    if cmp_.get("games"):
+        lines += ["| rule file | players | before (games/s) | after (games/s) | speed-up |",
+                  "|---|---:|---:|---:|---:|"]
+        lines += [f"| {r['file']} | {r['players']} | {r['base_gps']:.1f} | {r['new_gps']:.1f} | "
+                  f"{r['speedup']:.2f}× |" for r in cmp_["games"]]
+        lines.append("")
+    if cmp_.get("copy"):
+        lines += ["| rule file | players | clone time after ÷ before | save+restore time after ÷ before |",
+                  "|---|---:|---:|---:|"]
+        lines += [f"| {r['file']} | {r['players']} | {r['clone_ratio']:.2f} | {r['save_ratio']:.2f} |"
+                  for r in cmp_["copy"]]
+        lines.append("")
+    if cmp_.get("mcts"):
+        lines += ["| game | players | MCTS iterations/s after ÷ before |", "|---|---:|---:|"]
+        lines += [f"| {r['game']} | {r['players']} | {r['speedup']:.2f}× |" for r in cmp_["mcts"]]
+        lines.append("")
+    cv = results.get("validate")
+    if cv:
+        lines += ["| cold `rulebook validate rules/dogs_day/game.yaml` | CPU (s) | wall (s) |", "|---|---:|---:|"]
+        lines += [f"| {name} | {v['cpu_s']:.2f} | {v['wall_s']:.2f} |" for name, v in cv.items()]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--base", help="checkout of the engine to compare against")
+    ap.add_argument("--rounds", type=int, default=3, help="alternations per measurement")
+    ap.add_argument("--games", type=int, default=3, help="games per task")
+    ap.add_argument("--only", action="append", choices=["handwritten", "games", "copy", "mcts", "validate"])
+    ap.add_argument("--json", dest="json_out")
+    args = ap.parse_args(argv)
+    if args.worker:
+        _worker()
+        return 0
+    what = set(args.only or ["handwritten", "games", "copy", "mcts", "validate"])
+    results: dict = {}
+    if "handwritten" in what:
+        results["handwritten"] = handwritten_ratio(args.rounds * 2, max(args.games, 5))
+        print(f"handwritten: engine {results['handwritten']['ratio']:.2f}× hand-written per decision",
+              file=sys.stderr, flush=True)
+    if args.base and what & {"games", "copy", "mcts"}:
+        base, new = Worker(Path(args.base).resolve()), Worker(ROOT)
+        try:
+            results["compare"] = compare(base, new, args.rounds, args.games, what)
+        finally:
+            base.close()
+            new.close()
+    if "validate" in what:
+        results["validate"] = cold_validate(Path(args.base).resolve() if args.base else None, 5)
+    print(markdown(results))
+    if args.json_out:
+        Path(args.json_out).write_text(json.dumps(results, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
