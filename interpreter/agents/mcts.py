@@ -1,8 +1,8 @@
 """A Monte-Carlo search agent for any rule file, built from small replaceable parts.
 
 Each iteration samples a *determinization*: a copy of the state in which everything hidden
-from the deciding player is reshuffled among indistinguishable pieces (the conformance
-harness's `perturb`), so the agent only uses what that player can see. It picks a root option
+from the deciding player is reshuffled among indistinguishable pieces (the engine's
+`interpreter.resample.resample`), so the agent only uses what that player can see. It picks a root option
 with a selection policy, plays the game out with a playout policy, and scores the end with an
 evaluation. Parts are classes with one method each, so strategies compose:
 
@@ -86,14 +86,14 @@ class MctsAgent:
         self.rng = random.Random(self.seed)
 
     def choose(self, state: Any, player: int) -> int:
-        from ..conformance import perturb
+        from ..resample import resample
 
         n = len(state.legal_actions(player))
         if n == 1:
             return 0
         stats = [Stats() for _ in range(n)]
         for _ in range(self.iterations):
-            world, _ = perturb(state, player, self.rng)
+            world, _ = resample(state, player, self.rng)
             world.logging = False
             i = self.select.pick(stats, self.rng)
             world.apply(player, i)

@@ -1,0 +1,360 @@
+"""The differential hidden-information audit: `rulebook audit FILE`.
+
+For one seed, a game is played with random decisions. Then, for every decision point and every
+viewer, what the viewer observes is compared with what they would observe in a world they cannot
+tell apart from the real one (interpreter.resample):
+
+1. state resample: at the decision point, hidden pieces are swapped among look-alike places and
+   the viewer's view and option labels are rebuilt (catches views and labels built from hidden
+   identities);
+2. replay resample: the recorded decisions are played again on a world resampled at the start of
+   the stretch of play during which the resampled pieces stay unseen by the viewer (from before the
+   setup for the first stretch), so every log line, prompt, option set, `where` filter, counter
+   and variable is computed again from the resampled hidden data and compared, decision by
+   decision (catches text and values derived from hidden data, option sets that depend on it);
+3. secret picks: inside an open simultaneous block, another player's earlier secret pick is
+   changed and the game replayed (interpreter.conformance.audit_open_block).
+
+Every difference is a leak: the viewer could tell two worlds apart that the rules say they cannot.
+The first one found is reported with the decision, the viewer, the sink (which part of the view,
+which log line, prompt or options), the rule's file:line:col where known, and the seed.
+"""
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .decisions import build_options, labels_of, pending_for
+from .errors import RulebookError
+from .resample import new_game_resampled, relabel, draw_mapping
+
+
+@dataclass
+class Leak:
+    decision: int  # decisions taken before the point where the viewer could tell the worlds apart
+    viewer: int  # 0-based seat
+    sink: str  # view:zones.hand:1, view:counters.stake:0, log, prompt, options, error
+    method: str  # resample | replay | secret pick
+    real: str
+    other: str
+    where: str = ""  # file:line:col of the rule that wrote it, where known
+    seed: int = 0
+
+    def describe(self) -> str:
+        at = f" (rule at {self.where})" if self.where else ""
+        return (f"hidden information leaks: after {self.decision} decisions P{self.viewer + 1} can tell "
+                f"two worlds apart through {self.sink}{at} [found by {self.method}, seed {self.seed}]\n"
+                f"  real:      {self.real[:300]}\n  resampled: {self.other[:300]}")
+
+
+@dataclass
+class AuditReport:
+    games: int = 0
+    decisions: int = 0
+    comparisons: int = 0
+    leaks: list = field(default_factory=list)
+    errors: list = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {"games": self.games, "decisions": self.decisions, "comparisons": self.comparisons,
+                "clean": not self.leaks and not self.errors, "leaks": [asdict(x) for x in self.leaks],
+                "errors": self.errors}
+
+
+# ---------------------------------------------------------------------- observations
+def observe(S: Any, viewer: int, rebuild: bool = False) -> dict:
+    """Everything `viewer` observes, as data: view sections, log lines, prompt and options.
+    `rebuild`: make the options again from this state (after a state resample)."""
+    view = S.view(viewer)
+    view.pop("decision", None)
+    out = {"view:" + k: json.dumps(v, sort_keys=True, default=str) for k, v in view.items()
+           if k not in ("zones", "counters", "variables")}
+    for section in ("zones", "counters", "variables"):
+        for key, value in view.get(section, {}).items():
+            out[f"view:{section}.{key}"] = json.dumps(value, sort_keys=True, default=str)
+    out["log"] = S.log_lines(viewer)
+    th = pending_for(S, viewer)
+    if th is not None:
+        pend = th.pending
+        if rebuild and pend.kind != "perform":
+            pend = pend.copy()
+            pend.cache = None
+            build_options(S, pend, th.frames[-1].L)
+        out["prompt"] = str(pend.prompt)
+        out["options"] = json.dumps(list(labels_of(S, pend)))
+    return out
+
+
+def first_difference(a: dict, b: dict) -> tuple[str, str, str] | None:
+    """(sink, real, other) for the first thing that differs, or None."""
+    for key in sorted(set(a) | set(b), key=lambda k: (k != "options", k != "prompt", k)):
+        x, y = a.get(key), b.get(key)
+        if x == y:
+            continue
+        if key == "log":
+            x, y = x or [], y or []
+            for i in range(max(len(x), len(y))):
+                lx = x[i] if i < len(x) else "(no line)"
+                ly = y[i] if i < len(y) else "(no line)"
+                if lx != ly:
+                    return f"log line {i + 1}", lx, ly
+        return key, str(x), str(y)
+    return None
+
+
+# ---------------------------------------------------------------------- one game
+class _Run:
+    """One audited game: the recorded play, then the comparisons."""
+
+    def __init__(self, game: Any, players: int, options: dict, seed: int, templates: list):
+        self.game, self.n, self.options, self.seed = game, players, options, seed
+        self.templates = templates
+        self.states: list = []  # the state at every decision point (and the end)
+        self.history: list = []
+        self.error: str | None = None
+        self.comparisons = 0
+
+    def play(self) -> None:
+        rng = random.Random(self.seed)
+        S = self.game.new_game(self.n, self.options, self.seed)
+        limit = self.game.d.max_decisions
+        while True:
+            self.states.append(S.clone())
+            if S.over or S.decisions > limit:
+                return
+            waiting = S.current_players()
+            if not waiting:
+                return
+            p = waiting[rng.randrange(len(waiting))]
+            k = rng.randrange(S.option_count(p))
+            self.history.append((p, k))
+            try:
+                S.apply(p, k)
+            except RulebookError as exc:
+                self.error = str(exc)
+                return
+
+    def unseen(self, viewer: int) -> list[frozenset]:
+        """unseen[t]: pieces `viewer` saw at no decision point up to t + 1."""
+        pieces = range(len(self.states[0].lay.pieces))
+        seen: set = set()
+        marks = []
+        for S in self.states:
+            seen |= {p for p in pieces if S.sees(viewer, S.lay.pieces[p])}
+            marks.append(frozenset(pieces) - seen)
+        return [marks[min(t + 1, len(marks) - 1)] for t in range(len(marks))]
+
+    # ------------------------------------------------------------------ method 1
+    def state_resample(self, rng: random.Random) -> Leak | None:
+        for t, S in enumerate(self.states):
+            for viewer in range(self.n):
+                real = observe(S, viewer, rebuild=True)
+                T, _ = _resample(S, viewer, rng)
+                other = observe(T, viewer, rebuild=True)
+                real.pop("log"), other.pop("log")  # copied, not regenerated: see the replay
+                real.pop("prompt", None), other.pop("prompt", None)
+                self.comparisons += 1
+                diff = first_difference(real, other)
+                if diff:
+                    return self.leak(t, viewer, diff, "resample", S)
+        return None
+
+    # ------------------------------------------------------------------ method 2
+    def replay_resample(self, viewer: int, rng: random.Random) -> Leak | None:
+        unseen = self.unseen(viewer)
+        t, end = 0, len(self.states) - 1
+        while t <= end:
+            stop = t
+            while stop < end and unseen[stop + 1] == unseen[t]:
+                stop += 1
+            leak = self.replay_stretch(viewer, t, min(stop + 1, end), unseen[t], rng)
+            if leak:
+                return leak
+            t = stop + 1
+        return None
+
+    def replay_stretch(self, viewer: int, a: int, b: int, hidden: frozenset,
+                       rng: random.Random) -> Leak | None:
+        """Replay decisions a..b-1 on a world resampled (pieces in `hidden` only) at decision a."""
+        pieces = self.states[0].lay.pieces
+        only = [pieces[p] for p in hidden]
+        if not only:
+            return None
+        if a == 0:
+            R, mapping = new_game_resampled(self.game, self.n, self.options, self.seed, viewer, rng, only)
+        else:
+            mapping = draw_mapping(self.states[a], viewer, rng, only)
+            R = relabel(self.states[a], mapping)
+        if not mapping:
+            return None
+        for t in range(a, b + 1):
+            S = self.states[t]
+            self.comparisons += 1
+            diff = first_difference(observe(S, viewer), observe(R, viewer))
+            if diff:
+                return self.leak(t, viewer, diff, "replay", S)
+            if t == b or t >= len(self.history):
+                break
+            p, k = self.history[t]
+            if p not in R.current_players() or k >= R.option_count(p):
+                if p == viewer:  # the viewer's own options depend on what they cannot see
+                    return self.leak(t, viewer, ("options", f"{S.option_count(p)} options",
+                                                 f"{R.option_count(p)} options"), "replay", S)
+                return None  # another player's information differs: nothing more to compare
+            try:
+                R.apply(p, k)
+            except RulebookError as exc:
+                if self.error and str(exc) != self.error and t == len(self.history) - 1:
+                    return self.leak(t, viewer, ("error message", self.error, str(exc)), "replay", S)
+                return None
+        if b == len(self.history) and self.error and not R.over:
+            pass
+        return None
+
+    # ------------------------------------------------------------------ method 3
+    def secret_picks(self, rng: random.Random) -> Leak | None:
+        from .conformance import audit_open_block
+        for t, S in enumerate(self.states[:-1]):
+            if not any(th.status == "wait" and th.since is not None for th in S.threads):
+                continue
+            T = S.clone()
+            T.history = [list(h) for h in self.history[:t]]
+            self.comparisons += 1
+            message = audit_open_block(self.game, T, self.n, self.options, self.seed, rng)
+            if message:
+                viewer = int(re.search(r"P(\d+)'s", message).group(1)) - 1
+                th = pending_for(S, viewer)
+                return Leak(t, viewer, "secret pick", "secret pick", message.split("\n")[0],
+                            "\n".join(message.split("\n")[1:]),
+                            str(th.pending.pos) if th is not None and th.pending.pos else "", self.seed)
+        return None
+
+    # ------------------------------------------------------------------ reporting
+    def leak(self, t: int, viewer: int, diff: tuple, method: str, S: Any) -> Leak:
+        sink, real, other = diff
+        return Leak(t, viewer, sink, method, real, other, self.rule_position(sink, real, other, S, viewer),
+                    self.seed)
+
+    def rule_position(self, sink: str, real: str, other: str, S: Any, viewer: int) -> str:
+        d = self.game.d
+        if sink in ("options", "prompt"):
+            th = pending_for(S, viewer)
+            return str(th.pending.pos) if th is not None and th.pending.pos else ""
+        if sink.startswith("log line"):
+            for text in (real, other):
+                for pattern, pos in self.templates:
+                    if pattern.fullmatch(text):
+                        return str(pos)
+            return ""
+        if sink.startswith("view:"):
+            section, _, key = sink[5:].partition(".")
+            family = key.split(":")[0]
+            table = {"zones": d.zones, "counters": d.counters, "variables": d.variables}.get(section, {})
+            fam = table.get(family)
+            return str(fam.pos) if fam is not None and fam.pos else ""
+        return ""
+
+
+def _resample(S: Any, viewer: int, rng: random.Random) -> tuple[Any, dict]:
+    mapping = draw_mapping(S, viewer, rng)
+    return relabel(S, mapping), mapping
+
+
+def audit_game(game: Any, players: int, options: dict, seed: int, templates: list = ()) -> tuple[Leak | None, _Run]:
+    """Audit one game (seed): the first leak found, or None."""
+    run = _Run(game, players, options, seed, list(templates))
+    run.play()
+    rng = random.Random(seed ^ 0x5EED)
+    leaks = [run.state_resample(rng)]
+    for viewer in range(players):
+        leaks.append(run.replay_resample(viewer, rng))
+    leaks.append(run.secret_picks(rng))
+    found = [x for x in leaks if x is not None]
+    return (min(found, key=lambda x: (x.decision, x.viewer)) if found else None), run
+
+
+def audit(game: Any, players: int, options: dict, games: int = 5, seed: int = 0,
+          templates: list = (), progress: Any = None) -> AuditReport:
+    """Audit `games` random games (seeds seed, seed+1, …); stops at the first leak."""
+    report = AuditReport()
+    for i in range(games):
+        leak, run = audit_game(game, players, options, seed + i, templates)
+        report.games += 1
+        report.decisions += len(run.history)
+        report.comparisons += run.comparisons
+        if run.error:
+            report.errors.append(f"seed {seed + i}: the game stopped with a rule error: {run.error}")
+        if progress is not None:
+            progress(i + 1, games)
+        if leak is not None:
+            report.leaks.append(leak)
+            break
+    return report
+
+
+def log_templates(logs: list) -> list:
+    """(regex, position) for every `log` statement (text, pos): finds the rule behind a line."""
+    out = []
+    for text, pos in logs:
+        parts = re.split(r"\{[^{}]*\}", text.replace("{{", "\0").replace("}}", "\1"))
+        body = ".*?".join(re.escape(p.replace("\0", "{").replace("\1", "}")) for p in parts)
+        out.append((re.compile(body, re.S), pos))
+    out.sort(key=lambda tp: -len(tp[0].pattern))  # most specific first
+    return out
+
+
+def load_for_audit(path: str, variants: list = ()) -> tuple[Any, list, list]:
+    """The game (information-flow check off, disclosures recorded), the static findings, and
+    the log statement templates."""
+    from .game import Game
+    from .infoflow import FlowCheck
+    from .loader import build_game, load_document
+    doc, files = load_document(path, variants)
+    definition = build_game(doc, files, flows=False)
+    check = FlowCheck(doc, definition)
+    static = check.run()
+    definition.record_disclosures = True
+    return Game(definition), static, log_templates(check.logs)
+
+
+def audit_command(file: str, players: int | None, seed: int, options: dict, variants: list,
+                  games: int, as_json: bool) -> int:
+    """`rulebook audit`: the static check, then the differential audit. Returns the exit code."""
+    import sys
+    game, static, templates = load_for_audit(file, variants)
+    n = game.default_players if players is None else players
+    opts = game.resolve_options(options)
+    problems = game.check_setup(n, opts)
+    if problems:
+        from .errors import InputError
+        raise InputError("; ".join(problems))
+
+    def progress(done: int, total: int) -> None:
+        if not as_json:
+            print(f"\raudit: game {done}/{total}", end="" if done < total else "\n", file=sys.stderr)
+    report = audit(game, n, opts, games, seed, templates, progress)
+    leak = report.leaks[0] if report.leaks else None
+    if as_json:
+        data = {"file": file, "game": game.id, "players": n, "options": opts, "variants": list(variants),
+                "seed": seed, "static": [str(e) for e in static], **report.to_json()}
+        data["clean"] = data["clean"] and not static
+        print(json.dumps(data, default=str))
+    else:
+        for e in static:
+            print(str(e), file=sys.stderr)
+        if leak is not None:
+            where = f"{leak.where}: " if leak.where else f"{file}: "
+            print(where + leak.describe(), file=sys.stderr)
+            extra = "".join(f" --option {k}={v}" for k, v in options.items())
+            extra += "".join(f" --variant {v}" for v in variants)
+            print(f"  reproduce: rulebook audit {file} --players {n} --seed {leak.seed} --games 1{extra}",
+                  file=sys.stderr)
+        for e in report.errors:
+            print(f"{file}: {e}", file=sys.stderr)
+        verdict = "clean" if not (static or leak or report.errors) else "LEAKS" if (static or leak) else "rule errors"
+        print(f"audit {file}: {report.games} games, {report.decisions} decisions, "
+              f"{report.comparisons} comparisons, {len(static)} static findings: {verdict}")
+    return 1 if static or report.leaks or report.errors else 0
