@@ -72,6 +72,9 @@ def observe(S: Any, viewer: int, rebuild: bool = False) -> dict:
     view.pop("decision", None)
     out = {"view:" + k: json.dumps(v, sort_keys=True, default=str) for k, v in view.items()
            if k not in ("zones", "counters", "variables")}
+    for key, pieces in view.get("zones", {}).items():  # identical copies are interchangeable:
+        view["zones"][key] = [{k: v for k, v in x.items() if k != "id" or x.get("hidden")}
+                              for x in pieces]  # a visible piece's id is not compared
     for section in ("zones", "counters", "variables"):
         for key, value in view.get(section, {}).items():
             out[f"view:{section}.{key}"] = json.dumps(value, sort_keys=True, default=str)
@@ -116,10 +119,28 @@ class _Run:
         self.history: list = []
         self.error: str | None = None
         self.comparisons = 0
+        self._unseen: dict = {}
+        self.logged: dict = {}  # decisions taken -> {(piece, viewer)} seen while a log line was written
 
     def play(self) -> None:
+        from . import logs
+        real: list = []
+
+        def watch(S: Any) -> None:  # what each player sees while a line is written
+            if not real or S is real[0]:
+                seen = self.logged.setdefault(S.decisions, set())
+                for viewer in range(S.n):
+                    seen.update((int(p), viewer) for p in S.lay.pieces if S.sees(viewer, p))
+        logs.LINE_WATCHERS.append(watch)
+        try:
+            self._play(real)
+        finally:
+            logs.LINE_WATCHERS.remove(watch)
+
+    def _play(self, real: list) -> None:
         rng = random.Random(self.seed)
         S = self.game.new_game(self.n, self.options, self.seed)
+        real.append(S)
         limit = self.game.d.max_decisions
         while True:
             self.states.append(S.clone())
@@ -138,14 +159,20 @@ class _Run:
                 return
 
     def unseen(self, viewer: int) -> list[frozenset]:
-        """unseen[t]: pieces `viewer` saw at no decision point up to t + 1."""
+        """unseen[t]: pieces `viewer` saw at no decision point up to t + 1 (nor while a log line
+        was written)."""
+        cached = self._unseen.get(viewer)
+        if cached is not None:
+            return cached
         pieces = range(len(self.states[0].lay.pieces))
         seen: set = set()
         marks = []
-        for S in self.states:
+        for t, S in enumerate(self.states):
             seen |= {p for p in pieces if S.sees(viewer, S.lay.pieces[p])}
+            seen |= {p for p, who in self.logged.get(t, ()) if who == viewer}
             marks.append(frozenset(pieces) - seen)
-        return [marks[min(t + 1, len(marks) - 1)] for t in range(len(marks))]
+        out = self._unseen[viewer] = [marks[min(t + 1, len(marks) - 1)] for t in range(len(marks))]
+        return out
 
     # ------------------------------------------------------------------ method 1
     def state_resample(self, rng: random.Random) -> Leak | None:
@@ -170,49 +197,61 @@ class _Run:
             stop = t
             while stop < end and unseen[stop + 1] == unseen[t]:
                 stop += 1
-            leak = self.replay_stretch(viewer, t, min(stop + 1, end), unseen[t], rng)
+            leak, reached = self.replay_stretch(viewer, t, min(stop + 1, end), unseen[t], rng)
             if leak:
                 return leak
-            t = stop + 1
+            if reached < stop:  # another player decided differently in the resampled world:
+                decider = self.history[reached][0]  # check that step with their information kept
+                both = unseen[reached] & self.unseen(decider)[reached]
+                leak, _ = self.replay_stretch(viewer, reached, reached + 1, both, rng)
+                if leak:
+                    return leak
+                t = reached + 1
+            else:
+                t = stop + 1
         return None
 
     def replay_stretch(self, viewer: int, a: int, b: int, hidden: frozenset,
-                       rng: random.Random) -> Leak | None:
-        """Replay decisions a..b-1 on a world resampled (pieces in `hidden` only) at decision a."""
+                       rng: random.Random) -> tuple[Leak | None, int]:
+        """Replay decisions a..b-1 on a world resampled (pieces in `hidden` only) at decision a,
+        comparing at a..b. Returns a leak or None, and the last decision point compared."""
         pieces = self.states[0].lay.pieces
         only = [pieces[p] for p in hidden]
         if not only:
-            return None
+            return None, b
         if a == 0:
             R, mapping = new_game_resampled(self.game, self.n, self.options, self.seed, viewer, rng, only)
         else:
             mapping = draw_mapping(self.states[a], viewer, rng, only)
             R = relabel(self.states[a], mapping)
         if not mapping:
-            return None
+            return None, b
         for t in range(a, b + 1):
             S = self.states[t]
+            if R.vars.get("$disclosed") != S.vars.get("$disclosed"):
+                return None, t  # the rules disclosed something that differs: not comparable
             self.comparisons += 1
             diff = first_difference(observe(S, viewer), observe(R, viewer))
             if diff:
-                return self.leak(t, viewer, diff, "replay", S)
+                return self.leak(t, viewer, diff, "replay", S), t
             if t == b or t >= len(self.history):
-                break
+                return None, t
             p, k = self.history[t]
-            if p not in R.current_players() or k >= R.option_count(p):
-                if p == viewer:  # the viewer's own options depend on what they cannot see
+            if p == viewer:
+                if p not in R.current_players() or k >= R.option_count(p):
                     return self.leak(t, viewer, ("options", f"{S.option_count(p)} options",
-                                                 f"{R.option_count(p)} options"), "replay", S)
-                return None  # another player's information differs: nothing more to compare
+                                                 f"{R.option_count(p)} options"), "replay", S), t
+            else:
+                k = _same_decision(S, R, p, k, mapping)
+                if k is None:
+                    return None, t  # the other player's options differ: they decide another way
             try:
                 R.apply(p, k)
             except RulebookError as exc:
-                if self.error and str(exc) != self.error and t == len(self.history) - 1:
-                    return self.leak(t, viewer, ("error message", self.error, str(exc)), "replay", S)
-                return None
-        if b == len(self.history) and self.error and not R.over:
-            pass
-        return None
+                if self.error and t == len(self.history) - 1 and str(exc) != self.error:
+                    return self.leak(t, viewer, ("error message", self.error, str(exc)), "replay", S), t
+                return None, t
+        return None, b
 
     # ------------------------------------------------------------------ method 3
     def secret_picks(self, rng: random.Random) -> Leak | None:
@@ -256,6 +295,19 @@ class _Run:
             fam = table.get(family)
             return str(fam.pos) if fam is not None and fam.pos else ""
         return ""
+
+
+def _same_decision(S: Any, R: Any, player: int, k: int, mapping: dict) -> int | None:
+    """The index of `player`'s option in R that `player` sees as option k of S (same label), or
+    None if R offers no such option (the player would decide otherwise there)."""
+    th, other = pending_for(S, player), pending_for(R, player)
+    if th is None or other is None:
+        return None
+    wanted = labels_of(S, th.pending)[k]
+    for i, text in enumerate(labels_of(R, other.pending)):
+        if text == wanted:
+            return i
+    return None
 
 
 def _resample(S: Any, viewer: int, rng: random.Random) -> tuple[Any, dict]:

@@ -11,6 +11,10 @@ from typing import Any
 from .labels import label, piece_label, player_label
 from .values import Piece, ZoneRef
 
+# Called as watch(S) whenever a log line is written: the hidden-information audit
+# (interpreter/audit.py) notes what each player could see at that moment.
+LINE_WATCHERS: list = []
+
 
 def _parts(S: Any, value: Any) -> list:
     """A value as log parts (pieces keep who could see them when the line was written)."""
@@ -34,6 +38,8 @@ def _parts(S: Any, value: Any) -> list:
 
 
 def log_entry(S: Any, values: list, th: Any = None) -> list:
+    for watch in LINE_WATCHERS:
+        watch(S)
     parts: list = []
     for v in values:
         if type(v) is str:

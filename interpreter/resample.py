@@ -1,8 +1,8 @@
 """Resampling from a player's information (OpenSpiel's ResampleFromInfostate), an engine operation.
 
 A player's information is what their view shows: where every piece they can see is, and for the
-pieces they cannot see only how they look (their component's back, its public attributes, face up
-or down, who else was shown the piece). Any state that differs only by which hidden piece sits at
+pieces they cannot see only how they look (their component's back, whose set it belongs to for a
+per-player component, its public attributes, face up or down, who else was shown the piece). Any state that differs only by which hidden piece sits at
 which of those look-alike places is as likely, for that player, as the real one. A resample swaps
 hidden pieces among look-alike places; everything that refers to a physical piece (locals of
 running rule code, pending decisions, variables) follows the swap, and a piece's changeable
@@ -41,7 +41,9 @@ def lookalike_groups(S: Any, viewer: int, only: Iterable | None = None) -> list[
 def _looks(S: Any, p: Any) -> tuple:
     static = S.lay.static[p]
     comp = S.game.components[static["kind"]]
-    return (comp.back, tuple(static.get(a) for a in comp.public), S.face_up(p), S.seen.get(p))
+    # a per-player component's pieces are told apart by whose set they belong to (its colour)
+    return (comp.back, static.get("owner"), tuple(static.get(a) for a in comp.public), S.face_up(p),
+            S.seen.get(p))
 
 
 def draw_mapping(S: Any, viewer: int, rng: random.Random, only: Iterable | None = None) -> Mapping:
