@@ -29,7 +29,7 @@ from typing import Any
 
 from .decisions import build_options, labels_of, pending_for
 from .errors import RulebookError
-from .resample import new_game_resampled, relabel, draw_mapping
+from .resample import draw_mapping, new_game_resampled, relabel, reroll_hidden
 
 
 @dataclass
@@ -65,16 +65,16 @@ class AuditReport:
 
 
 # ---------------------------------------------------------------------- observations
-def observe(S: Any, viewer: int, rebuild: bool = False) -> dict:
-    """Everything `viewer` observes, as data: view sections, log lines, prompt and options.
+def observe(S: Any, viewer: int, rebuild: bool = False, handouts: Any = ()) -> dict:
+    """Everything `viewer` observes, as data: view sections, log lines, prompt and options, and
+    any `handouts` (name, fn(S, viewer)): other things given to the player, e.g. a saved log.
     `rebuild`: make the options again from this state (after a state resample)."""
     view = S.view(viewer)
     view.pop("decision", None)
     out = {"view:" + k: json.dumps(v, sort_keys=True, default=str) for k, v in view.items()
            if k not in ("zones", "counters", "variables")}
-    for key, pieces in view.get("zones", {}).items():  # identical copies are interchangeable:
-        view["zones"][key] = [{k: v for k, v in x.items() if k != "id" or x.get("hidden")}
-                              for x in pieces]  # a visible piece's id is not compared
+    for key, pieces in view.get("zones", {}).items():
+        view["zones"][key] = [_copy_of(S, x) for x in pieces]
     for section in ("zones", "counters", "variables"):
         for key, value in view.get(section, {}).items():
             out[f"view:{section}.{key}"] = json.dumps(value, sort_keys=True, default=str)
@@ -88,6 +88,20 @@ def observe(S: Any, viewer: int, rebuild: bool = False) -> dict:
             build_options(S, pend, th.frames[-1].L)
         out["prompt"] = str(pend.prompt)
         out["options"] = json.dumps(list(labels_of(S, pend)))
+    for name, fn in handouts:
+        out["handout:" + name] = json.dumps(fn(S, viewer), sort_keys=True, default=str)
+    return out
+
+
+def _copy_of(S: Any, shown: dict) -> dict:
+    """A visible piece as compared: identical copies (same item, same owner) are interchangeable,
+    so its id is replaced by whose copy it is."""
+    if shown.get("hidden") or "id" not in shown:
+        return shown
+    out = {k: v for k, v in shown.items() if k != "id"}
+    owner = S.lay.static[shown["id"]].get("owner")
+    if owner is not None:
+        out["owner"] = int(owner)
     return out
 
 
@@ -112,8 +126,10 @@ def first_difference(a: dict, b: dict) -> tuple[str, str, str] | None:
 class _Run:
     """One audited game: the recorded play, then the comparisons."""
 
-    def __init__(self, game: Any, players: int, options: dict, seed: int, templates: list):
+    def __init__(self, game: Any, players: int, options: dict, seed: int, templates: list,
+                 handouts: Any = ()):
         self.game, self.n, self.options, self.seed = game, players, options, seed
+        self.handouts = list(handouts)
         self.templates = templates
         self.states: list = []  # the state at every decision point (and the end)
         self.history: list = []
@@ -178,9 +194,9 @@ class _Run:
     def state_resample(self, rng: random.Random) -> Leak | None:
         for t, S in enumerate(self.states):
             for viewer in range(self.n):
-                real = observe(S, viewer, rebuild=True)
+                real = observe(S, viewer, rebuild=True, handouts=self.handouts)
                 T, _ = _resample(S, viewer, rng)
-                other = observe(T, viewer, rebuild=True)
+                other = observe(T, viewer, rebuild=True, handouts=self.handouts)
                 real.pop("log"), other.pop("log")  # copied, not regenerated: see the replay
                 real.pop("prompt", None), other.pop("prompt", None)
                 self.comparisons += 1
@@ -200,6 +216,10 @@ class _Run:
             leak, reached = self.replay_stretch(viewer, t, min(stop + 1, end), unseen[t], rng)
             if leak:
                 return leak
+            if t == 0:  # also from the first decision, with hidden dice rolled again
+                leak, _ = self.replay_stretch(viewer, 0, min(stop + 1, end), unseen[0], rng, at_start=False)
+                if leak:
+                    return leak
             if reached < stop:  # another player decided differently in the resampled world:
                 decider = self.history[reached][0]  # check that step with their information kept
                 both = unseen[reached] & self.unseen(decider)[reached]
@@ -212,29 +232,36 @@ class _Run:
         return None
 
     def replay_stretch(self, viewer: int, a: int, b: int, hidden: frozenset,
-                       rng: random.Random) -> tuple[Leak | None, int]:
+                       rng: random.Random, at_start: bool = True) -> tuple[Leak | None, int]:
         """Replay decisions a..b-1 on a world resampled (pieces in `hidden` only) at decision a,
         comparing at a..b. Returns a leak or None, and the last decision point compared."""
         pieces = self.states[0].lay.pieces
         only = [pieces[p] for p in hidden]
         if not only:
             return None, b
-        if a == 0:
+        if a == 0 and at_start:
             R, mapping = new_game_resampled(self.game, self.n, self.options, self.seed, viewer, rng, only)
+            changed = len(mapping)
         else:
             mapping = draw_mapping(self.states[a], viewer, rng, only)
             R = relabel(self.states[a], mapping)
-        if not mapping:
+            changed = len(mapping) + reroll_hidden(R, viewer, rng, only)
+        if not changed:
             return None, b
+        last = len(self.history) - 1
         for t in range(a, b + 1):
             S = self.states[t]
             if R.vars.get("$disclosed") != S.vars.get("$disclosed"):
                 return None, t  # the rules disclosed something that differs: not comparable
+            if t > a and self.history[t - 1][0] != viewer and _pattern(S, viewer) != _pattern(R, viewer):
+                return None, t - 1  # another player's decision had another visible effect there
             self.comparisons += 1
-            diff = first_difference(observe(S, viewer), observe(R, viewer))
+            diff = first_difference(observe(S, viewer, handouts=self.handouts),
+                                    observe(R, viewer, handouts=self.handouts))
             if diff:
                 return self.leak(t, viewer, diff, "replay", S), t
-            if t == b or t >= len(self.history):
+            failing = self.error is not None and t == last
+            if t >= len(self.history) or (t == b and not failing):
                 return None, t
             p, k = self.history[t]
             if p == viewer:
@@ -248,8 +275,10 @@ class _Run:
             try:
                 R.apply(p, k)
             except RulebookError as exc:
-                if self.error and t == len(self.history) - 1 and str(exc) != self.error:
+                if failing and str(exc) != self.error:
                     return self.leak(t, viewer, ("error message", self.error, str(exc)), "replay", S), t
+                return None, t
+            if failing:  # the real game stopped here with an error; the resampled one did not
                 return None, t
         return None, b
 
@@ -298,26 +327,38 @@ class _Run:
 
 
 def _same_decision(S: Any, R: Any, player: int, k: int, mapping: dict) -> int | None:
-    """The index of `player`'s option in R that `player` sees as option k of S (same label), or
-    None if R offers no such option (the player would decide otherwise there)."""
+    """The index of `player`'s option in R that is option k of S: the same value, or for a piece
+    the one standing in R where the chosen one stood; None if R offers no such option."""
+    from .values import Piece
     th, other = pending_for(S, player), pending_for(R, player)
     if th is None or other is None:
         return None
-    wanted = labels_of(S, th.pending)[k]
-    for i, text in enumerate(labels_of(R, other.pending)):
-        if text == wanted:
+    value = th.pending.options[k]
+    if type(value) is Piece:
+        value = mapping.get(value, value)
+    for i, v in enumerate(other.pending.options):
+        if v == value and type(v) is type(value):
             return i
     return None
 
 
+def _pattern(S: Any, viewer: int) -> tuple:
+    """Which places `viewer` sees into: if another player's decision changed that, the two worlds
+    went different ways (that player decided otherwise), which is not a leak."""
+    return tuple((key, tuple(S.sees(viewer, p) for p in zone)) for key, zone in S.zones.items() if zone)
+
+
 def _resample(S: Any, viewer: int, rng: random.Random) -> tuple[Any, dict]:
     mapping = draw_mapping(S, viewer, rng)
-    return relabel(S, mapping), mapping
+    T = relabel(S, mapping)
+    reroll_hidden(T, viewer, rng)
+    return T, mapping
 
 
-def audit_game(game: Any, players: int, options: dict, seed: int, templates: list = ()) -> tuple[Leak | None, _Run]:
+def audit_game(game: Any, players: int, options: dict, seed: int, templates: list = (),
+               handouts: Any = ()) -> tuple[Leak | None, "_Run"]:
     """Audit one game (seed): the first leak found, or None."""
-    run = _Run(game, players, options, seed, list(templates))
+    run = _Run(game, players, options, seed, list(templates), handouts)
     run.play()
     rng = random.Random(seed ^ 0x5EED)
     leaks = [run.state_resample(rng)]
@@ -329,11 +370,12 @@ def audit_game(game: Any, players: int, options: dict, seed: int, templates: lis
 
 
 def audit(game: Any, players: int, options: dict, games: int = 5, seed: int = 0,
-          templates: list = (), progress: Any = None) -> AuditReport:
-    """Audit `games` random games (seeds seed, seed+1, …); stops at the first leak."""
+          templates: list = (), progress: Any = None, handouts: Any = ()) -> AuditReport:
+    """Audit `games` random games (seeds seed, seed+1, …); stops at the first leak. `handouts`:
+    (name, fn(state, viewer)) for anything else a player is given (compared like the view)."""
     report = AuditReport()
     for i in range(games):
-        leak, run = audit_game(game, players, options, seed + i, templates)
+        leak, run = audit_game(game, players, options, seed + i, templates, handouts)
         report.games += 1
         report.decisions += len(run.history)
         report.comparisons += run.comparisons

@@ -6,8 +6,8 @@ per-player component, its public attributes, face up or down, who else was shown
 which of those look-alike places is as likely, for that player, as the real one. A resample swaps
 hidden pieces among look-alike places; everything that refers to a physical piece (locals of
 running rule code, pending decisions, variables) follows the swap, and a piece's changeable
-attributes (a die's value) travel with it, so hidden values are resampled too. The random
-generator is reseeded: the future is hidden from everyone.
+attributes travel with it, and hidden dice are rolled again, so hidden values are resampled too.
+The random generator is reseeded: the future is hidden from everyone.
 
 Used by search agents (interpreter/agents/mcts.py: determinization), by the hidden-information
 audit (interpreter/audit.py) and by adapters that need a world consistent with a player's view.
@@ -104,12 +104,31 @@ def _map(value: Any, mapping: Mapping) -> Any:
     return value
 
 
+def reroll_hidden(S: Any, viewer: int, rng: random.Random, only: Iterable | None = None) -> int:
+    """Give every rolled die hidden from `viewer` a fresh face (in place); returns how many."""
+    values = S.dyn.get("value")
+    if not values:
+        return 0
+    allowed = None if only is None else set(only)
+    changed = 0
+    for p in list(values):
+        if allowed is not None and p not in allowed:
+            continue
+        faces = S.game.components[S.lay.static[p]["kind"]].faces
+        if faces and not S.sees(viewer, p):
+            values[p] = faces[rng.randrange(len(faces))]
+            changed += 1
+    return changed
+
+
 def resample(S: Any, viewer: int, rng: random.Random, only: Iterable | None = None,
              reseed: bool = True) -> tuple[Any, Mapping]:
-    """A state `viewer` cannot tell from S: hidden pieces swapped among look-alike places, and
-    (with `reseed`) a fresh random future. Returns the state and the piece mapping used."""
+    """A state `viewer` cannot tell from S: hidden pieces swapped among look-alike places, hidden
+    dice rolled again, and (with `reseed`) a fresh random future. Returns the state and the piece
+    mapping used."""
     mapping = draw_mapping(S, viewer, rng, only)
     T = relabel(S, mapping)
+    reroll_hidden(T, viewer, rng, only)
     if reseed:
         T.rng.state = rng.getrandbits(64)
     return T, mapping
