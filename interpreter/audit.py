@@ -29,6 +29,7 @@ from typing import Any
 
 from .decisions import build_options, labels_of, pending_for
 from .errors import RulebookError
+from .logs import render
 from .resample import draw_mapping, new_game_resampled, relabel, reroll_hidden
 
 
@@ -65,10 +66,10 @@ class AuditReport:
 
 
 # ---------------------------------------------------------------------- observations
-def observe(S: Any, viewer: int, rebuild: bool = False, handouts: Any = ()) -> dict:
-    """Everything `viewer` observes, as data: view sections, log lines, prompt and options, and
-    any `handouts` (name, fn(S, viewer)): other things given to the player, e.g. a saved log.
-    `rebuild`: make the options again from this state (after a state resample)."""
+def observe(S: Any, viewer: int, rebuild: bool = False, handouts: Any = (), log_from: int | None = 0) -> dict:
+    """Everything `viewer` observes, as data: view sections, log lines (from entry `log_from`;
+    None: none), prompt and options, and any `handouts` (name, fn(S, viewer)): other things given
+    to the player, e.g. a saved log. `rebuild`: make the options again from this state."""
     view = S.view(viewer)
     view.pop("decision", None)
     out = {"view:" + k: json.dumps(v, sort_keys=True, default=str) for k, v in view.items()
@@ -78,7 +79,8 @@ def observe(S: Any, viewer: int, rebuild: bool = False, handouts: Any = ()) -> d
     for section in ("zones", "counters", "variables"):
         for key, value in view.get(section, {}).items():
             out[f"view:{section}.{key}"] = json.dumps(value, sort_keys=True, default=str)
-    out["log"] = S.log_lines(viewer)
+    if log_from is not None:
+        out["log"] = [render(e, viewer) for e in S.log[log_from:]]
     th = pending_for(S, viewer)
     if th is not None:
         pend = th.pending
@@ -117,7 +119,7 @@ def first_difference(a: dict, b: dict) -> tuple[str, str, str] | None:
                 lx = x[i] if i < len(x) else "(no line)"
                 ly = y[i] if i < len(y) else "(no line)"
                 if lx != ly:
-                    return f"log line {i + 1}", lx, ly
+                    return "log line", lx, ly
         return key, str(x), str(y)
     return None
 
@@ -194,10 +196,10 @@ class _Run:
     def state_resample(self, rng: random.Random) -> Leak | None:
         for t, S in enumerate(self.states):
             for viewer in range(self.n):
-                real = observe(S, viewer, rebuild=True, handouts=self.handouts)
+                # the log and the prompt are copied here, not made again: see the replay
+                real = observe(S, viewer, rebuild=True, handouts=self.handouts, log_from=None)
                 T, _ = _resample(S, viewer, rng)
-                other = observe(T, viewer, rebuild=True, handouts=self.handouts)
-                real.pop("log"), other.pop("log")  # copied, not regenerated: see the replay
+                other = observe(T, viewer, rebuild=True, handouts=self.handouts, log_from=None)
                 real.pop("prompt", None), other.pop("prompt", None)
                 self.comparisons += 1
                 diff = first_difference(real, other)
@@ -249,6 +251,7 @@ class _Run:
         if not changed:
             return None, b
         last = len(self.history) - 1
+        start = 0 if a == 0 and at_start else len(self.states[a].log)  # the lines before are the same
         for t in range(a, b + 1):
             S = self.states[t]
             if R.vars.get("$disclosed") != S.vars.get("$disclosed"):
@@ -256,8 +259,8 @@ class _Run:
             if t > a and self.history[t - 1][0] != viewer and _pattern(S, viewer) != _pattern(R, viewer):
                 return None, t - 1  # another player's decision had another visible effect there
             self.comparisons += 1
-            diff = first_difference(observe(S, viewer, handouts=self.handouts),
-                                    observe(R, viewer, handouts=self.handouts))
+            diff = first_difference(observe(S, viewer, handouts=self.handouts, log_from=start),
+                                    observe(R, viewer, handouts=self.handouts, log_from=start))
             if diff:
                 return self.leak(t, viewer, diff, "replay", S), t
             failing = self.error is not None and t == last
@@ -284,20 +287,52 @@ class _Run:
 
     # ------------------------------------------------------------------ method 3
     def secret_picks(self, rng: random.Random) -> Leak | None:
-        from .conformance import audit_open_block
+        """Inside an open simultaneous block, another player's earlier secret pick is changed and
+        the block replayed from that pick: nobody else may observe a difference."""
         for t, S in enumerate(self.states[:-1]):
-            if not any(th.status == "wait" and th.since is not None for th in S.threads):
+            blocks = [th for th in S.threads if th.status == "wait" and th.since is not None]
+            if not blocks:
                 continue
-            T = S.clone()
-            T.history = [list(h) for h in self.history[:t]]
+            since = blocks[-1].since
+            deciding = set(S.current_players())
+            last_of = {self.history[i][0]: i for i in range(since, t)}
+            candidates = [i for a, i in last_of.items() if any(p != a for p in deciding)]
+            if not candidates:
+                continue
             self.comparisons += 1
-            message = audit_open_block(self.game, T, self.n, self.options, self.seed, rng)
-            if message:
-                viewer = int(re.search(r"P(\d+)'s", message).group(1)) - 1
-                th = pending_for(S, viewer)
-                return Leak(t, viewer, "secret pick", "secret pick", message.split("\n")[0],
-                            "\n".join(message.split("\n")[1:]),
-                            str(th.pending.pos) if th is not None and th.pending.pos else "", self.seed)
+            leak = self._change_pick(t, rng.choice(candidates), rng)
+            if leak:
+                return leak
+        return None
+
+    def _change_pick(self, t: int, i: int, rng: random.Random) -> Leak | None:
+        from .decisions import DONE, PASS
+        author, chosen = self.history[i]
+        R = self.states[i].clone()
+        opts = pending_for(R, author).pending.options
+        sentinel = {DONE, PASS}
+        same_kind = [j for j in range(len(opts))
+                     if j != chosen and (opts[j] in sentinel) == (opts[chosen] in sentinel)]
+        if not same_kind:
+            return None  # vary which option, never how many picks (that shows at a table)
+        R.apply(author, rng.choice(same_kind))
+        S = self.states[t]
+        for p, k in self.history[i + 1:t]:
+            if p not in R.current_players() or k >= R.option_count(p):
+                return Leak(t, p, "options", "secret pick", f"{S.option_count(p)} options",
+                            f"options changed with P{author + 1}'s secret pick", "", self.seed)
+            R.apply(p, k)
+        if (author in R.current_players()) != (author in S.current_players()):
+            return None  # the author's progress differs: nothing comparable
+        start = len(self.states[i].log)
+        for viewer in range(self.n):
+            if viewer == author:
+                continue
+            a = _secret_free(observe(S, viewer, handouts=self.handouts, log_from=start), author)
+            b = _secret_free(observe(R, viewer, handouts=self.handouts, log_from=start), author)
+            diff = first_difference(a, b)
+            if diff:
+                return self.leak(t, viewer, diff, "secret pick", S)
         return None
 
     # ------------------------------------------------------------------ reporting
@@ -324,6 +359,15 @@ class _Run:
             fam = table.get(family)
             return str(fam.pos) if fam is not None and fam.pos else ""
         return ""
+
+
+def _secret_free(seen: dict, author: int) -> dict:
+    """What stays comparable when `author` picked otherwise: not who is still deciding (seen at a
+    table) nor `author`'s "(secret)" decision lines."""
+    seen.pop("view:waiting_for", None)
+    secret = f"P{author + 1} chooses (secret)"
+    seen["log"] = [line for line in seen.get("log", []) if line != secret]
+    return seen
 
 
 def _same_decision(S: Any, R: Any, player: int, k: int, mapping: dict) -> int | None:
