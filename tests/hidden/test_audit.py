@@ -5,8 +5,10 @@ leak. With --slow: more games, every option configuration and every variant."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -92,10 +94,17 @@ changes:
 
 
 def _entries() -> list:
-    return game_entry_files(ROOT / "rules") + sorted((ROOT / "tests" / "fixtures").glob("*.yaml"))
+    """rules/, the fixtures, and the folders in $RULEBOOK_RULES_DIRS (as tests/test_conformance.py)."""
+    extra = [game_entry_files(Path(d).resolve()) for d in os.environ.get("RULEBOOK_RULES_DIRS", "").split(os.pathsep) if d]
+    return (game_entry_files(ROOT / "rules") + sorted((ROOT / "tests" / "fixtures").glob("*.yaml"))
+            + [f for found in extra for f in found])
 
 
-@pytest.mark.parametrize("entry", _entries(), ids=lambda p: str(p.relative_to(ROOT)))
+def _id(p: Path) -> str:
+    return str(p.relative_to(ROOT) if p.is_relative_to(ROOT) else p)
+
+
+@pytest.mark.parametrize("entry", _entries(), ids=_id)
 def test_included_rule_files_have_no_leak(entry):
     report, static = run_audit(entry, games=1, seed=7)
     assert static == []
@@ -103,7 +112,7 @@ def test_included_rule_files_have_no_leak(entry):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("entry", _entries(), ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("entry", _entries(), ids=_id)
 def test_included_rule_files_have_no_leak_slow(entry):
     game, static, templates = load_for_audit(entry)
     assert static == []
