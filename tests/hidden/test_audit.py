@@ -97,7 +97,7 @@ def _entries() -> list:
     """rules/, the fixtures, and the folders in $RULEBOOK_RULES_DIRS (as tests/test_conformance.py)."""
     extra = [game_entry_files(Path(d).resolve()) for d in os.environ.get("RULEBOOK_RULES_DIRS", "").split(os.pathsep) if d]
     return (game_entry_files(ROOT / "rules") + sorted((ROOT / "tests" / "fixtures").glob("*.yaml"))
-            + [f for found in extra for f in found])
+            + [ROOT / "tests" / "fixtures" / "tutorial" / "game.yaml"] + [f for found in extra for f in found])
 
 
 def _id(p: Path) -> str:

@@ -20,7 +20,7 @@ def flow_errors(path, variants=()) -> list:
 
 def _included() -> list:
     out = []
-    for entry in game_entry_files(ROOT / "rules"):
+    for entry in game_entry_files(ROOT / "rules") + [ROOT / "tests" / "fixtures" / "tutorial" / "game.yaml"]:
         out.append((entry, ()))
         out += [(entry, (v,)) for v in variant_files(entry)]
     out += [(f, ()) for f in sorted((ROOT / "tests" / "fixtures").glob("*.yaml"))]
