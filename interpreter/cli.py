@@ -89,6 +89,8 @@ def validate(paths: tuple[str, ...]) -> None:
             for e in flatten([exc]):
                 click.echo(str(e), err=True)
             continue
+        for warning in game.warnings:
+            click.echo(str(warning), err=True)
         click.echo(f"ok: {f} ({game.id})")
     if bad:
         sys.exit(EXIT_INVALID)
@@ -117,6 +119,7 @@ def play(file, players, seed, options, variants, agents, log_path, as_json, quie
     from .agents import make_agents
     from .game import Game
     from .runner import make_log, play_game, save_log
+    from .scoring import outcome_of
 
     game = Game.load(file, variants)
     n = game.default_players if players is None else players
@@ -143,13 +146,19 @@ def play(file, players, seed, options, variants, agents, log_path, as_json, quie
     if as_json:
         click.echo(json.dumps({
             "game": game.id, "players": n, "seed": seed, "options": opts, "scores": S.returns(),
-            "winners": S.winners(), "decisions": len(played.decisions),
+            "winners": S.winners(), "outcome": outcome_of(S.winners()),
+            "decisions": len(played.decisions),
             "reason": (S.result or {}).get("reason"), "final_hash": S.hash(),
         }))
         return
-    from .render import print_log, print_result
-    if not quiet and not human:
+    from .render import print_grids, print_log, print_result
+    if human:  # each person sees the end of the game from their own seat
+        for p, seat in enumerate(seats):
+            if hasattr(seat, "finish"):
+                seat.finish(S, p)
+    elif not quiet:
         print_log(S.log_lines(None))
+        print_grids(S.view(None))  # the final position
     print_result(game, S)
 
 

@@ -319,7 +319,11 @@ class Compiler:
                             "or assign a counter or variable"
                             f"{suggest(target.id, sc.all_names() | set(g.counters) | set(g.variables))}",
                             target.pos, "E222")
-        raise RuleError("cannot assign to this expression", target.pos, "E222")
+        if name is not None and not sc.bound(name):
+            raise RuleError(f'unknown counter or variable "{name}"'
+                            f"{suggest(name, set(g.counters) | set(g.variables))}", target.pos, "E222")
+        raise RuleError("cannot assign to this expression (assign a counter, a variable, a local or a "
+                        "piece's mutable attribute)", target.pos, "E222")
 
     def _assign_attr(self, target: ast.Attr, value, op, n, ctx):
         name = target.name

@@ -143,12 +143,26 @@ def _zone_family(game: GameDef, ctx: Any, lay: Layout, fam: ZoneFamily) -> None:
         if fam.owner is not None:
             owner = fam.owner(ctx, {"index": index[0] if len(index) == 1 else index})
         lay.zones[key] = ZoneInfo(key, fam.name, index, owner, fam.ordered, fam.vis_up,
-                                  fam.vis_down, fam.custom, fam.face, fam.grid,
+                                  fam.vis_down, fam.custom, fam.face, _grid_spec(ctx, fam.grid),
                                   _zone_label(fam, index))
         table[index[0] if len(index) == 1 else index] = key
         keys.append(key)
     lay.zone_index[fam.name] = table
     lay.family_zones[fam.name] = keys
+
+
+def _grid_spec(ctx: Any, grid: dict | None) -> dict | None:
+    """A grid zone's spec with its size expressions evaluated for this player count and options."""
+    if not grid:
+        return grid
+    out = {}
+    for name, value in grid.items():
+        if callable(value):
+            value = value(ctx, {})
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise RuleRuntimeError(f"grid {name} must be a whole number of at least 1, got {value!r}")
+        out[name] = value
+    return out
 
 
 def _zone_label(fam: ZoneFamily, index: tuple) -> str:

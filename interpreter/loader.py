@@ -13,6 +13,8 @@ from typing import Any, Iterable
 from . import ast
 from .compiler import RESERVED_VARS, Compiler
 from .errors import Pos, RuleError, RuleErrors, RulebookError, suggest
+from .generate import generated_items
+from .zone_use import reveal_warnings, zone_use_errors
 from .model import (Action, Board, Check, ComponentDef, Dim, Function, GameDef, ItemDef,
                     OptionDef, Proc, Scoring, StateFamily, ZoneFamily)
 from .overlay import apply_overlay, load_chain, resolve_base
@@ -24,8 +26,11 @@ BUILTIN_EVENTS = {"game_start", "round_start", "round_end", "phase_start", "phas
                   "turn_start", "turn_end", "action_end"}
 ITEM_RESERVED = {"id", "count", "when", "label", "labels"}
 COMPONENT_RESERVED = {"kind", "per_player", "public", "mutable", "items", "faces", "face",
-                      "start", "label", "labels", "description", "discard"}  # `back` is also an attribute
+                      "start", "label", "labels", "description", "discard", "generate"}  # `back` is also an attribute
 DEFAULT_MAX_DECISIONS = 100_000
+
+
+GRID_SIZES = ("width", "height", "max_width", "max_height")
 
 
 def load_game(path: str | Path, variants: Iterable[str | Path] = ()) -> GameDef:
@@ -119,13 +124,18 @@ class _Builder:
         return self.compiler.compile_expr(value, list(scope))
 
     def parse(self, text: Any) -> list:
+        if isinstance(text, list):  # a block written as named steps: [{id, do}, …]
+            return [stmt for step in text for stmt in self.parse(step.get("do"))]
         if text is None or (isinstance(text, str) and not text.strip()):
             return []
         try:
-            return parse_block(text)
+            stmts = parse_block(text)
         except RuleError as exc:
             self.errors.append(exc)
             return []
+        self.errors.extend(zone_use_errors(stmts, self.game.zones))
+        self.game.warnings.extend(reveal_warnings(stmts, self.game.zones))
+        return stmts
 
     def parse_expr_node(self, value: Any, pos: Pos) -> ast.Node:
         if not isinstance(value, str):
@@ -232,8 +242,8 @@ class _Builder:
                 edges[(b, a)] = attrs
         return Board(bid, nodes, adj, edges, directed)
 
-    def _grid_board(self, bid: str, grid: dict) -> Board:
-        w, h = int(grid["width"]), int(grid["height"])
+    def _grid_board(self, bid: str, grid: YMap) -> Board:
+        w, h = self._size(grid, "width"), self._size(grid, "height")
         diagonal = bool(grid.get("diagonal", False))
         nodes = {f"{x},{y}": {"x": x, "y": y} for y in range(h) for x in range(w)}
         adj: dict = {n: [] for n in nodes}
@@ -264,7 +274,10 @@ class _Builder:
             mutable.setdefault("value", None)
         self.game.mutable_attrs.update(mutable)
         items = []
-        raw_items = spec.get("items") or [YMap({"id": cid})]
+        raw_items = list(spec.get("items") or [])
+        if "generate" in spec:
+            raw_items += self._generated(spec["generate"])
+        raw_items = raw_items or [YMap({"id": cid})]
         for i, item in enumerate(raw_items):
             attrs = dict(shared)
             attrs.update(mutable)
@@ -284,6 +297,35 @@ class _Builder:
                             str(spec.get("label", cid.replace("_", " "))), dict(spec.get("labels") or {}), pos,
                             tuple(mutable) + ("pos",), str(spec.get("back", cid)),
                             str(spec["discard"]) if spec.get("discard") else None)
+
+    def _size(self, spec: YMap, key: str) -> int:
+        """A board size: a number, or an expression over the tables (evaluated now)."""
+        value = spec[key]
+        if isinstance(value, str):
+            from .layout import StaticContext
+            known = len(self.compiler.errors)
+            fn = self.expr(value)
+            if len(self.compiler.errors) > known:
+                return 1
+            try:
+                value = fn(StaticContext(self.game, 0, {}), {})
+            except Exception as exc:  # noqa: BLE001 - reported at the value's position
+                self.err(f"{key}: {exc}", spec.value_pos(key), "E104")
+                return 1
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            self.err(f"{key} must be a whole number of at least 1, got {value!r}", spec.value_pos(key), "E104")
+            return 1
+        return value
+
+    def _generated(self, spec: YMap) -> list:
+        from .layout import StaticContext
+        known = len(self.compiler.errors)
+        try:
+            return generated_items(spec, self.game.tables, self.expr, StaticContext(self.game, 0, {}))
+        except RuleError as exc:
+            if len(self.compiler.errors) == known:  # else: already reported where it was written
+                self.errors.append(exc)
+            return []
 
     def _dims(self, spec: YMap, pos: Pos) -> list[Dim]:
         dims = []
@@ -317,7 +359,7 @@ class _Builder:
                 initial = spec.get("initial", 0 if section == "counters" else None)
                 fam = StateFamily(str(name), dims, self.expr(initial, ["index"]), section == "counters",
                                   spec.get("min"), spec.get("max"), str(spec.get("visibility", "public")),
-                                  str(spec.get("label", "")), pos)
+                                  str(spec.get("label", "")), pos, bool(spec.get("internal", False)))
                 (self.game.counters if section == "counters" else self.game.variables)[str(name)] = fam
         if section == "variables":
             for reserved in RESERVED_VARS:
@@ -339,6 +381,8 @@ class _Builder:
         grid = spec.get("grid")
         if grid is True:
             grid = {}
+        if isinstance(grid, dict):  # sizes may be expressions (tables, options, player_count)
+            grid = {k: (self.expr(v) if k in GRID_SIZES and isinstance(v, str) else v) for k, v in grid.items()}
         owner = self.expr(spec["owner"], ["index"]) if "owner" in spec else None
         return ZoneFamily(name, dims, bool(spec.get("ordered", False)), up, down, custom,
                           None if face is None else face == "up", dict(grid) if isinstance(grid, dict) else None,
@@ -511,6 +555,7 @@ class _Builder:
         if "winners" in spec:
             sc.winners = self.expr(spec["winners"])
         sc.lowest_wins = bool(spec.get("lowest_wins", False))
+        sc.all_tied = str(spec.get("all_tied", "draw"))
         if spec.get("final"):
             proc = Proc("scoring:final", [], decl_pos=spec.value_pos("final"))
             self.game.procs[proc.name] = proc

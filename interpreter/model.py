@@ -52,6 +52,7 @@ class StateFamily:
     visibility: str = "public"  # public | owner | hidden
     label: str = ""
     pos: Pos = None
+    internal: bool = False  # rule bookkeeping: never shown on a player's screen
 
 
 @dataclass
@@ -157,6 +158,7 @@ class Scoring:
     winners: Optional[Closure] = None
     final: Optional[Proc] = None
     lowest_wins: bool = False
+    all_tied: str = "draw"  # every player tied after tie-breaks: "draw" (no winner) or "shared"
 
 
 @dataclass
@@ -188,3 +190,4 @@ class GameDef:
     code_env: dict = field(default_factory=dict)  # namespace of the generated Python code
     label_fns: dict = field(default_factory=dict)  # choose … label EXPR: key -> (function, slot)
     layouts: dict = field(default_factory=dict)  # cache: (n, options) -> Layout
+    warnings: list = field(default_factory=list)  # RuleErrors that do not stop loading (`validate` shows them)

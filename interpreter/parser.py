@@ -106,11 +106,36 @@ def _syntax_error(exc: UnexpectedInput, text: str, src: SourceMap, col_shift: in
         expected = sorted({_TERMINAL_NAMES.get(t, _pretty(t)) for t in exc.expected})
         if len(expected) > 8:
             expected = expected[:8] + ["…"]
-        hint = ""
+        hint = _token_hint(token, exc.expected)
+        if token.type == "_INDENT":
+            return _indentation_error(text, src, col_shift, getattr(exc, "line", 1))
         if token.type == "_NL" and "COLON" in exc.expected:
             hint = ' (a block statement needs ":")'
         return RuleError(f"unexpected {found}; expected {', '.join(expected)}{hint}", pos, "E201")
     return RuleError(f"syntax error: {exc}", pos, "E201")
+
+
+def _token_hint(token: Token, expected: set) -> str:
+    """A likely fix for a common slip."""
+    if str(token) == "=" and ("COLON" in expected or "EQ" in expected or "_EQ" in expected):
+        return ' (to compare, write "=="; "=" assigns)'
+    return ""
+
+
+def _indentation_error(text: str, src: SourceMap, col_shift: int, line: int) -> RuleError:
+    """An indented line where no block starts: point at the line itself, not the one before."""
+    lines = text.split("\n")
+    for number in range(max(1, line), len(lines) + 1):
+        body = lines[number - 1]
+        if body.strip():
+            previous = next((lines[i - 1] for i in range(number - 1, 0, -1) if lines[i - 1].strip()), "")
+            indent = len(body) - len(body.lstrip())
+            before = len(previous) - len(previous.lstrip())
+            if indent > before:
+                return RuleError("unexpected indentation: this line is indented more than the line before, "
+                                 "which does not open a block (only lines ending in \":\" do)",
+                                 _map(src, number, indent + 1, col_shift), "E201")
+    return RuleError("unexpected indentation", _map(src, line, 1, col_shift), "E201")
 
 
 def _pretty(terminal: str) -> str:

@@ -111,7 +111,7 @@ def replay(data: dict, path: str = "<log>") -> tuple[Any, list[str]]:
             raise InputError(f"{path}: decision {i + 1}: the game is already over")
         if player not in S.current_players():
             raise InputError(f"{path}: decision {i + 1}: P{player + 1} is not deciding "
-                             f"(waiting for {[p + 1 for p in S.current_players()]})")
+                             f"(waiting for {', '.join(f'P{p + 1}' for p in S.current_players()) or 'nobody'})")
         if not 0 <= option < len(S.legal_actions(player)):
             raise InputError(f"{path}: decision {i + 1}: option {option} does not exist")
         S.apply(player, option)

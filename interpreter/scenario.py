@@ -119,11 +119,22 @@ class _Runner:
             if str(wanted) not in self.refused:
                 raise ScenarioFailure(f'refused with "{self.refused}", expected "{wanted}"', self.spec.pos)
             return
-        steps = self.spec.get("steps") or []
-        for i, step in enumerate(steps):
-            pos = steps.item_pos(i) if isinstance(steps, YSeq) else self.spec.pos
+        steps = self._all_steps()
+        for i, (step, pos) in enumerate(steps):
             (kind, value), = [(k, v) for k, v in step.items() if k != "note"]
             getattr(self, "step_" + kind)(value, pos, step)
+            next_kind = next((k for k in steps[i + 1][0] if k != "note"), None) if i + 1 < len(steps) else None
+            if kind == "arrange" and next_kind != "arrange":
+                refresh_pending(self.S)  # settle the pending decision once the whole arrangement is done
+
+    def _all_steps(self) -> list[tuple[YMap, Pos]]:
+        """The file's shared background, then the scenario's own steps, each with its position."""
+        out = []
+        for seq, fallback in ((self.file.doc.get("background") or [], self.file.doc.pos),
+                              (self.spec.get("steps") or [], self.spec.pos)):
+            for i, step in enumerate(seq):
+                out.append((step, seq.item_pos(i) if isinstance(seq, YSeq) else fallback))
+        return out
 
     # ------------------------------------------------------------------ steps
     def step_arrange(self, text, pos, step):
@@ -133,7 +144,6 @@ class _Runner:
         self._raise_compile_errors()
         self.game.d.procs.setdefault(proc.name, proc)
         run_atomic(self.S, proc, {})
-        refresh_pending(self.S)
 
     def _raise_compile_errors(self):
         if self.compiler.errors:
@@ -206,8 +216,8 @@ class _Runner:
         self._raise_compile_errors()
         try:
             ok = f(self.S, {})
-        except RulebookError:
-            raise
+        except RulebookError as exc:  # a rule error raised by the expectation: point at the expectation
+            raise ScenarioFailure(f"cannot evaluate {str(text).strip()}: {exc.message}", pos) from None
         except Exception as exc:  # noqa: BLE001 - a mistake in the expectation itself
             raise ScenarioFailure(f"cannot evaluate {str(text).strip()}: {type(exc).__name__}: {exc}", pos) from None
         if ok:

@@ -38,7 +38,16 @@ def compute_result(S: Any) -> dict:
         else:
             best = max(keys)
         winners = [i for i, k in enumerate(keys) if k == best]
+        if len(winners) == len(keys) > 1 and sc.all_tied == "draw":
+            winners = []  # everyone tied after every tie-break: nobody won
     for s in scores:
         if not isinstance(s, (int, float)):
             raise RuleRuntimeError(f"a score must be a number, got {s!r}")
     return {"scores": scores, "winners": winners, "reason": S.vars.get("end_reason")}
+
+
+def outcome_of(winners: list) -> str:
+    """"win" (one winner), "shared" (several winners) or "draw" (no winner)."""
+    if not winners:
+        return "draw"
+    return "win" if len(winners) == 1 else "shared"

@@ -23,8 +23,8 @@ def _piece_view(S: Any, piece: Piece, viewer: Any) -> dict:
         return out
     out = {"id": int(piece), "name": static["name"], "kind": static["kind"],
            "label": piece_label(S, piece)}
-    if not S.face_up(piece):
-        out["face_down"] = True
+    if not S.face_up(piece) and S.lay.zones[S.loc[piece]].vis_up == "all":
+        out["face_down"] = True  # face down where it would otherwise be public (not in a hand)
     for name, values in S.dyn.items():
         if piece in values:
             out[name] = encode(values[piece])
@@ -62,6 +62,8 @@ def view(S: Any, viewer: Any = None) -> dict:
         info = S.lay.variables.get(k)
         if k.startswith("$") or (info is not None and not _visible_slot(info, viewer)):
             continue
+        if info is not None and S.game.variables[info.family].internal:
+            continue
         variables[k] = label(S, v, viewer) if _needs_label(v) else encode(v)
     out = {
         "game": S.game.id, "players": S.n, "round": S.vars.get("round"), "phase": S.vars.get("phase"),
@@ -70,9 +72,13 @@ def view(S: Any, viewer: Any = None) -> dict:
         "counter_labels": {key: slot_label(S.lay.counters[key]) for key in counters},
         "variables": variables, "waiting_for": S.current_players(), "over": S.over,
     }
+    places = _board_places(S, zones)
+    if places:
+        out["board_places"] = places
     grids = _grids(S, viewer)
     if grids:
         out["grids"] = grids
+        out["grid_shapes"] = {key: _grid_shape(S, key) for key in grids}
     if viewer is not None and int(viewer) in out["waiting_for"]:
         out["decision"] = {"prompt": S.prompt(viewer), "options": S.option_labels(viewer)}
     if S.result:
@@ -81,20 +87,58 @@ def view(S: Any, viewer: Any = None) -> dict:
 
 
 def _grids(S: Any, viewer: Any) -> dict:
-    """Grid zones as maps: zone key -> [[x, y, text], …], one entry per covered cell."""
+    """Grid zones as maps: zone key -> [[x, y, text, owner], …], one entry per covered cell."""
     out = {}
     for key, cells in S.grid.items():
         if not cells:
             continue
         rows = []
         for (x, y), (piece, part) in sorted(cells.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+            owner = S.lay.static[piece].get("owner")
+            owner = None if owner is None else int(owner)
             if viewer is not None and not S.sees(viewer, piece):
                 text = "?"
             else:
                 text = _cell_text(S, piece, part)
-            rows.append([x, y, text])
+            rows.append([x, y, text, owner])
         out[str(key)] = rows
     return out
+
+
+def _board_places(S: Any, zones: dict) -> dict:
+    """Zones indexed by a graph board's nodes, gathered per node so a map reads district by
+    district: board id -> [{node, label, neighbors, zones: [zone keys with pieces]}]."""
+    by_board: dict = {}
+    for key in zones:
+        info = S.lay.zones.get(key)
+        fam = S.game.zones.get(info.family) if info is not None else None
+        if fam is None:
+            continue
+        for dim, value in zip(fam.dims, info.index):
+            if dim.kind == "board":
+                by_board.setdefault(dim.board, {}).setdefault(value, []).append(key)
+                break
+    out = {}
+    for board_id, at_node in by_board.items():
+        board = S.game.boards[board_id]
+        out[board_id] = [{"node": node, "label": _node_label(board, node),
+                          "neighbors": [_node_label(board, m) for m in board.adj.get(node, [])],
+                          "zones": at_node.get(node, [])} for node in board.nodes]
+    return out
+
+
+def _node_label(board: Any, node: str) -> str:
+    return str((board.nodes.get(node) or {}).get("label", node))
+
+
+def _grid_shape(S: Any, key: Any) -> dict:
+    """How a grid zone is drawn: its declared size, first coordinate shown, which way y grows."""
+    spec = S.lay.zones[key].grid or {}
+    shape = {"origin": spec.get("origin", 0), "y_up": bool(spec.get("y_up", False))}
+    for name in ("width", "height", "max_width", "max_height"):
+        if isinstance(spec.get(name), int):
+            shape[name] = spec[name]
+    return shape
 
 
 def _cell_text(S: Any, piece: Any, part: int) -> str:

@@ -14,9 +14,19 @@ def pytest_addoption(parser):
 
 
 def pytest_collection_modifyitems(config, items):
+    """Without --slow, long runs are left out (deselected, counted in the summary) rather than
+    reported as hundreds of skips."""
     if config.getoption("--slow"):
         return
-    skip = pytest.mark.skip(reason="long run: use --slow")
-    for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip)
+    slow = [item for item in items if "slow" in item.keywords]
+    if slow:
+        config.hook.pytest_deselected(items=slow)
+        items[:] = [item for item in items if "slow" not in item.keywords]
+        config._rulebook_slow = len(slow)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    left_out = getattr(config, "_rulebook_slow", 0)
+    if left_out:
+        terminalreporter.write_line(f"{left_out} long-running tests were left out (deselected): "
+                                    "run `pytest --slow` to include them")

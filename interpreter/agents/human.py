@@ -6,9 +6,17 @@ from typing import Any
 from rich.prompt import Prompt
 
 from ..errors import InputError
-from ..render import console, print_view
+from ..render import console, print_log, print_view
 
-HELP = "number: choose · u: undo last pick · v: table · l: log · q: quit"
+HELP = "?: help"
+KEYS = [
+    ("1, 2, …", "choose that option (or type the option's text exactly)"),
+    ("u", "undo your last pick of a multiple choice (before it is complete)"),
+    ("v", "show the table again: zones, boards, counters"),
+    ("l", "show the last 15 lines of the log"),
+    ("?  h", "this help"),
+    ("q", "quit the game"),
+]
 
 
 class HumanAgent:
@@ -30,6 +38,9 @@ class HumanAgent:
                                  f"P{player + 1})") from None
             if answer == "q":
                 raise KeyboardInterrupt
+            if answer in ("?", "h", "help"):
+                self._help(prompt, labels)
+                continue
             if answer == "u":
                 from ..decisions import undo_pick
                 if undo_pick(state, player):
@@ -48,7 +59,21 @@ class HumanAgent:
             matches = [i for i, text in enumerate(labels) if text.lower() == answer]
             if len(matches) == 1:
                 return matches[0]
-            console.print(f"[red]please type a number from 1 to {len(labels)}[/red]")
+            console.print(f"[red]please type a number from 1 to {len(labels)} (? for help)[/red]")
+
+    @staticmethod
+    def _help(prompt: str, labels: list) -> None:
+        console.print("[bold]keys[/bold]")
+        for key, meaning in KEYS:
+            console.print(f"  [bold]{key:<8}[/bold] {meaning}", highlight=False)
+        console.print(f"[bold]the decision[/bold]: {prompt}", highlight=False)
+        for i, text in enumerate(labels, 1):
+            console.print(f"  [bold]{i}[/bold]. {text}", highlight=False, markup=False)
+
+    def finish(self, state: Any, player: int) -> None:
+        """At the end: the log lines this player has not seen yet, then their final view."""
+        self._new_log_lines(state, player)
+        print_view(state.view(player), player)
 
     def _new_log_lines(self, state: Any, player: int) -> None:
         lines = state.log_lines(player)

@@ -53,9 +53,9 @@ def test_provisional_then_final(tmp_path):
     reg = load_all()
     S = game.new_game(3, {}, 1)
     assert reg["game_over"].fn(S) is False
-    # nobody has scored: everyone shares the provisional lead
+    # nobody has scored: everyone is tied, which would be a draw (no winner) if the game ended now
     assert reg["game_scores"].fn(S) == [0, 0, 0]
-    assert reg["game_winners"].fn(S) == [0, 1, 2]
+    assert reg["game_winners"].fn(S) == []
     S.apply(S.current_players()[0], 2)   # P1 takes 2
     assert reg["game_scores"].fn(S) == [2, 0, 0]
     assert reg["game_winners"].fn(S) == [0]
