@@ -549,15 +549,25 @@ class FlowCheck:
         self._move_into(n.source, n.dest, n.face, n.pos, f)
 
     def s_Reveal(self, n, f):
-        self.ev(n.what, f)
-        if n.to is None or (isinstance(n.to, ast.Name) and n.to.id == "players"):
+        what = self.ev(n.what, f)
+        if n.to is None:
+            self._turn_up(n.what, what, f)
+        elif isinstance(n.to, ast.Name) and n.to.id == "players":
             self._disclose(n.what, EVERYONE, f)
         else:
             self._disclose(n.what, f.fp(n.to), f)
 
     def s_Flip(self, n, f):
         if n.face is not False:
-            self._disclose(n.what, EVERYONE, f)
+            self._turn_up(n.what, self.ev(n.what, f), f)
+
+    def _turn_up(self, node: Any, what: AV, f: Flow) -> None:
+        """Face up shows a piece to whoever the zone shows face-up pieces to (E236 warns when
+        that is not everyone)."""
+        family = self._moved(node, f) or (what.origin[0] if what.origin else None)
+        z = self.game.zones.get(family) if family else None
+        if z is None or (z.custom is None and z.vis_up == "all"):
+            self._disclose(node, EVERYONE, f)
 
     # ------------------------------------------------------------------ driving
     def run_block(self, text: Any, decider: str | None, params: Iterable[str] = ()) -> None:
