@@ -14,9 +14,10 @@ variables (everyone), owner counters and variables (their owner), the order of a
 and statements run only when a hidden condition holds (their visible effect tells the outcome).
 
 A flow is accepted when the source is disclosed in the same procedure before the next decision
-(players only look between decisions): `reveal X` or `reveal X to players` (everyone), `reveal X
-to p` (p), `flip X` face up, a move into a public face-up zone, a `call` of a procedure that does
-one of these, or when the value is wrapped in `disclose(…)` (an intended announcement).
+(players only look between decisions): `reveal X to players` (everyone), `reveal X to p` (p),
+`reveal X` or `flip X` face up in a zone showing face-up pieces to all, a move into a public
+face-up zone, a `call` of a procedure that does one of these, or when the value is wrapped in
+`disclose(…)` (an intended announcement).
 
 The check is deliberately conservative in what it calls a source (custom visibility rules,
 zones whose faces change during play, `pieces(component)`, values passed into `do:` procedures,
