@@ -54,6 +54,7 @@ class Source:
     owner: str | None  # fingerprint of the player who sees it; None: nobody
     what: str
     pos: Pos
+    handle: str | None = None  # the local holding the piece read, if any (disclosing it covers)
 
 
 @dataclass(frozen=True)
@@ -245,7 +246,8 @@ class FlowCheck:
             if secrecy is not None:
                 who = owner if secrecy == "owner" else None
                 what = f"the {n.name} of a piece in {family}" + (f"[{owner}]" if who and who != ANY_OWNER else "")
-                taint = taint | {Source(family, who, what, n.pos)}
+                handle = n.obj.id if isinstance(n.obj, ast.Name) and n.obj.id in f.env else None
+                taint = taint | {Source(family, who, what, n.pos, handle)}
         return AV(taint)
 
     def e_Lambda(self, n, f):
@@ -318,7 +320,8 @@ class FlowCheck:
             taint = f.pc  # a hidden piece itself is shown masked: which one it is does not show
         out = []
         for src in taint:
-            if f.marks.covers(src.family, viewer):
+            if f.marks.covers(src.family, viewer) or (
+                    src.handle is not None and f.marks.covers("$" + src.handle, viewer)):
                 continue
             if viewer is not EVERYONE and src.owner is not None and src.owner == viewer:
                 continue
@@ -399,8 +402,8 @@ class FlowCheck:
             return
         g = self.game
         fam = g.counters.get(name) or g.variables.get(name) if name else None
-        if fam is None or name in ("round", "phase"):
-            return
+        if fam is None or name in ("round", "phase") or getattr(fam, "internal", False):
+            return  # internal variables are never shown
         keys = t.keys if isinstance(t, ast.Index) else []
         av = value
         for k in keys:
@@ -513,6 +516,7 @@ class FlowCheck:
     def _disclose(self, what: Any, viewers: str | None, f: Flow) -> None:
         family = self._moved(what, f)
         if isinstance(what, ast.Name) and what.id in f.env:
+            f.marks.disclose("$" + what.id, viewers)  # the piece this local holds
             av = f.env[what.id]
             if viewers is EVERYONE:
                 f.env[what.id] = AV(frozenset(), None, av.single)
