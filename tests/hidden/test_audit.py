@@ -117,7 +117,7 @@ def test_included_rule_files_have_no_leak_slow(entry):
     game, static, templates = load_for_audit(entry)
     assert static == []
     for n, opts in configurations(game):
-        report = audit(game, n, opts, 5, 100, templates)
+        report = audit(game, n, opts, 2, 100, templates)
         assert not report.leaks, f"{n} players {opts}: " + report.leaks[0].describe()
     for variant in variant_files(entry):
         report, static = run_audit(entry, [variant], games=5, seed=200)
