@@ -1,4 +1,4 @@
-"""The `rulebook` command: validate, play, simulate, replay, test, changes, functions.
+"""The `rulebook` command: validate, play, simulate, compare, replay, test, changes, serve, functions.
 
 Exit codes: 0 success, 1 invalid input (rules, options, logs), 2 usage error. Errors go to
 stderr as `file:line:col: message`. Set RULEBOOK_DEBUG=1 to see Python tracebacks of internal
@@ -162,35 +162,15 @@ def play(file, players, seed, options, variants, agents, log_path, as_json, quie
     print_result(game, S)
 
 
-# ---------------------------------------------------------------------- simulate
-@main.command()
-@click.argument("file", type=click.Path())
-@click.option("--games", type=int, required=True, help="How many games.")
-@_common_game_options
-@click.option("--jobs", type=int, default=1, show_default=True, help="Worker processes (0: one per CPU).")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the statistics.")
-@_guard
-def simulate(file, games, players, seed, options, variants, jobs, as_json) -> None:
-    """Play many random games and report statistics."""
-    from .game import Game
-    from .simulate import run_simulation
+# ---------------------------------------------------------------------- simulate, compare
+def _register_lab() -> None:
+    from .lab.commands import COMMANDS
+    for command in COMMANDS:
+        command.callback = _guard(command.callback)
+        main.add_command(command)
 
-    if games < 1:
-        raise click.UsageError("--games must be at least 1")
-    game = Game.load(file, variants)
-    n = game.default_players if players is None else players
-    opts = game.resolve_options(_parse_options(options))
-    problems = game.check_setup(n, opts)
-    if problems:
-        raise InputError("; ".join(problems))
-    stats = run_simulation(file, list(variants), n, opts, seed, games, jobs, progress=not as_json)
-    if as_json:
-        click.echo(json.dumps(stats))
-        return
-    from .render import print_stats
-    print_stats(game, stats)
-    if stats["errors"]:
-        sys.exit(EXIT_INVALID)
+
+_register_lab()
 
 
 # ---------------------------------------------------------------------- audit
@@ -288,6 +268,33 @@ def changes(file) -> None:
     click.echo(f"{file} extends {raw['extends']}:")
     for line in describe_changes(raw, base):
         click.echo("  " + line)
+
+
+# ---------------------------------------------------------------------- serve
+@main.command()
+@click.argument("file", type=click.Path(), required=False)
+@_common_game_options
+@click.option("--seats", default="human", show_default=True,
+              help="Comma-separated seat kinds: human, random, mcts:N, ... (one kind: every seat).")
+@click.option("--hot-seat", is_flag=True, help="One page plays every human seat, hiding each hand until its player confirms.")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=int, default=8000, show_default=True, help="Port to listen on.")
+@click.option("--db", default="rulebook-games.sqlite3", show_default=True, type=click.Path(),
+              help="SQLite file the games are kept in (games in it are resumed).")
+@click.option("--max-games", type=int, default=64, show_default=True, help="Most games this server runs at once.")
+@click.option("--idle-minutes", type=float, default=360, show_default=True, help="Games untouched this long are removed.")
+@click.option("--ai-delay", type=float, default=0.6, show_default=True, help="Seconds an AI seat waits before it moves.")
+@click.option("--replay", "replay_log", type=click.Path(), help="Serve a replay viewer for a saved log instead.")
+@click.option("--lang", default=None, help="Show labels in this language where the rules give them (e.g. pt, es).")
+@_guard
+def serve(file, players, seed, options, variants, seats, hot_seat, host, port, db, max_games, idle_minutes,
+          ai_delay, replay_log, lang) -> None:
+    """Play in the browser: prints one private URL per human seat."""
+    from .web.server import serve as run_server
+
+    run_server(file, players=players, options=_parse_options(options), variants=list(variants), seed=seed,
+               seats=seats.split(","), hot_seat=hot_seat, host=host, port=port, db=db, max_games=max_games,
+               idle_minutes=idle_minutes, ai_delay=ai_delay, replay_log=replay_log, lang=lang)
 
 
 # ---------------------------------------------------------------------- functions

@@ -79,7 +79,7 @@ def _piece_key(S: State, p: Piece, viewer: Any, visible: bool) -> tuple:
     if S.lay.zones[zone].ordered:
         return ("p", int(p))
     names = S.game.components[static["kind"]].dyn_names
-    dyn = tuple(S.dyn[a].get(p) for a in names if a in S.dyn)
+    dyn = tuple(_hashable(S.dyn[a].get(p)) for a in names if a in S.dyn)  # maps, lists too
     return ("v", zone, static["kind"], static["name"], static.get("owner"), S.face.get(p), dyn,
             S.seen.get(p))
 

@@ -80,6 +80,22 @@ class InputError(RulebookError):
     code = "E500"
 
 
+def rule_position(exc: BaseException) -> Pos:
+    """Where in the rule files an exception raised inside compiled rule code comes from: the
+    generated code is compiled under the name `<rule file:line:col>` of the rule it came from."""
+    where = UNKNOWN
+    tb = exc.__traceback__
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if name.startswith("<rule ") and name != "<rule block>":
+            file, _, rest = name[len("<rule "):-1].rpartition(":")
+            file, _, line = file.rpartition(":")
+            if line.isdigit() and rest.isdigit():
+                where = Pos(file, int(line), int(rest))
+        tb = tb.tb_next
+    return where
+
+
 def suggest(name: str, candidates: Iterable[str]) -> str:
     """' (did you mean "x"?)' for the nearest candidate, or ''."""
     candidates = [str(c) for c in candidates]

@@ -17,6 +17,7 @@ from .errors import InputError, suggest
 from .layout import get_layout
 from .loader import load_game
 from .model import GameDef
+from .rng import Rng
 from .state import Frame, State
 from .vm import new_thread, run
 
@@ -90,10 +91,12 @@ class Game:
     # ------------------------------------------------------------------ games
     def new_game(self, players: int | None = None, options: dict[str, Any] | None = None,
                  seed: int = 0, lang: str | None = None, logging: bool = True,
-                 prepare: Any = None) -> State:
+                 rng: Rng | None = None, prepare: Any = None) -> State:
         """Set up a new game and run it to the first decision. `lang` (e.g. "pt") shows labels
-        in that language where the rules give them. `prepare(state)`, if given, runs before the
-        setup (interpreter.resample uses it to resample hidden pieces from the very start)."""
+        in that language where the rules give them. `rng` replaces the seeded generator with
+        another one of the same interface (adapters use it to turn random draws into explicit
+        chance outcomes). `prepare(state)`, if given, runs before the setup (interpreter.resample
+        uses it to resample hidden pieces from the very start)."""
         n = self.default_players if players is None else int(players)
         opts = self.resolve_options(options)
         key = (n, tuple(opts.values()))  # resolve_options keeps the rule file's option order
@@ -105,6 +108,8 @@ class Game:
             ready = self._setup_checked[key] = get_layout(self.d, n, opts)
         layout = ready
         S = State(self.d, layout, opts, seed)
+        if rng is not None:
+            S.rng = rng
         S.lang = lang
         S.logging = logging  # off: no log lines are made at all (simulations)
         _initialise_slots(S)

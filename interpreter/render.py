@@ -1,4 +1,4 @@
-"""Terminal output with rich: game logs, results, statistics, a player's view."""
+"""Terminal output with rich: game logs, results, a player's view."""
 from __future__ import annotations
 
 from typing import Any
@@ -35,28 +35,6 @@ def print_result(game: Any, S: Any) -> None:
     reason = (S.result or {}).get("reason")
     if reason:
         console.print(f"game ended: {reason}", markup=False)
-
-
-def print_stats(game: Any, stats: dict) -> None:
-    console.print(f"{game.name}: {stats['games']} games, {stats['errors']} errors, "
-                  f"{stats['games_per_second']:.1f} games/s", markup=False)
-    table = Table(title_justify="left")
-    table.add_column("seat")
-    table.add_column("wins", justify="right")
-    table.add_column("win %", justify="right")
-    table.add_column("mean score", justify="right")
-    games = max(1, stats["games"] - stats["errors"])
-    for i, (wins, mean) in enumerate(zip(stats["wins_by_seat"], stats["mean_scores"])):
-        table.add_row(f"P{i + 1}", str(wins), f"{100 * wins / games:.1f}", f"{mean:.2f}")
-    console.print(table)
-    console.print(f"mean decisions per game: {stats['mean_decisions']:.1f}; shared wins: {stats['shared_wins']}",
-                  markup=False)
-    metrics = stats.get("metrics") or {}
-    if metrics:
-        console.print("metrics: " + ", ".join(f"{k} = {v}" for k, v in metrics.items()), markup=False)
-    import click
-    for message in stats.get("error_messages", [])[:5]:
-        click.echo(message, err=True)  # one unwrapped `file:line:col: message` line each
 
 
 def dsl_text(value: Any) -> str:

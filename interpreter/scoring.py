@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import RuleRuntimeError
+from .errors import RuleRuntimeError, RulebookError, rule_position
 
 
 def _number(v: Any) -> Any:
@@ -15,6 +15,15 @@ def _number(v: Any) -> Any:
 
 
 def compute_result(S: Any) -> dict:
+    try:
+        return _compute_result(S)
+    except RulebookError:
+        raise
+    except Exception as exc:  # a scoring rule did something impossible (e.g. divided by zero)
+        raise RuleRuntimeError(f"while scoring: {type(exc).__name__}: {exc}", rule_position(exc), "E300") from None
+
+
+def _compute_result(S: Any) -> dict:
     sc = S.game.scoring
     scores = []
     keys = []

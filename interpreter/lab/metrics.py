@@ -44,10 +44,10 @@ class BranchingFactor(_Mean):
 
 
 class Drawishness(_Mean):
-    name, doc = "drawishness", "share of games with a shared victory"
+    name, doc = "drawishness", "share of games without a single winner (draws and shared wins)"
 
     def add(self, game):
-        self.total += len(game["winners"]) > 1
+        self.total += len(game["winners"]) != 1
         self.count += 1
 
 

@@ -1,0 +1,107 @@
+"""tiling.py on abstract data: windows of free cells and dominoes that must still fit, in order."""
+from interpreter.builtins.tiling import completable
+
+S1 = [(0, 0)]
+H = [(0, 0), (1, 0)]
+V = [(0, 0), (0, 1)]
+
+
+def test_singles_fill_any_free_cells_when_the_count_matches():
+    occupied = {(0, 0), (1, 0)}
+    assert completable(occupied, [S1, S1], 2, 2, set(), [])
+    assert not completable(occupied, [S1], 2, 2, set(), [])          # one cell would stay empty
+    assert not completable(occupied, [S1, S1, S1], 2, 2, set(), [])  # one piece too many
+
+
+def test_a_domino_needs_two_free_cells_side_by_side_in_its_orientation():
+    # a 3 x 1 strip pinned by `include`, the middle taken: two free cells, not adjacent
+    assert not completable({(1, 0)}, [H], 3, 1, set(), [(0, 0), (2, 0)])
+    # a 2 x 2 square with one corner taken: an L of 3 free cells holds H + 1 and V + 1
+    assert completable({(0, 0)}, [H, S1], 2, 2, set(), [])
+    assert completable({(0, 0)}, [V, S1], 2, 2, set(), [])
+    # ... but not two dominoes and nothing else
+    assert not completable({(0, 0)}, [H, V], 2, 2, set(), [])
+
+
+def test_blocked_cells_are_never_free():
+    # 3 x 3 with a blocked centre and one corner taken: 7 free cells in a ring
+    occupied = {(0, 0)}
+    blocked = {(1, 1)}
+    assert completable(occupied, [H, H, V, S1], 3, 3, blocked, [])
+    assert not completable(occupied, [H, H, H, S1], 3, 3, blocked, [])
+
+
+def test_a_domino_must_touch_a_piece_or_be_reached_by_singles_arriving_first():
+    # 3 x 2, the piece at (0, 0), (0, 1) and (1, 1) blocked: free (1, 0), (2, 0), (2, 1); the only
+    # place for a vertical domino is (2, 0)-(2, 1), one cell away from the piece
+    blocked = {(0, 1), (1, 1)}
+    assert completable({(0, 0)}, [S1, V], 3, 2, blocked, [(2, 1)])      # the single goes first
+    assert not completable({(0, 0)}, [V, S1], 3, 2, blocked, [(2, 1)])  # the domino cannot wait
+    # paths=false: no single may prepare the way, the domino must touch the piece already there
+    assert not completable({(0, 0)}, [S1, V], 3, 2, blocked, [(2, 1)], paths=False)
+    assert completable({(0, 0)}, [H], 3, 1, set(), [(2, 0)], paths=False)
+
+
+def test_free_cells_no_piece_can_reach_make_the_window_fail():
+    # 3 x 1: pieces at x=0; x=2 is free but walled off by a blocked x=1
+    assert not completable({(0, 0)}, [S1], 3, 1, {(1, 0)}, [(2, 0)])
+    # a link (a bridge) over the blocked cell joins it
+    assert completable({(0, 0)}, [S1], 3, 1, {(1, 0)}, [(2, 0)], links=[[(0, 0), (2, 0)]])
+
+
+def test_the_window_may_slide_but_must_hold_everything():
+    assert completable({(5, 5)}, [V, S1], 2, 2, set(), [])
+    assert completable({(5, 5)}, [H, S1], 2, 2, set(), [(6, 6)])
+    assert not completable({(5, 5)}, [S1], 2, 2, set(), [(7, 5)])    # 3 wide: no window
+
+
+def test_identical_shapes_are_searched_once_each():
+    # a 2 x 4 board, empty but for one corner: 7 cells, three horizontal dominoes and a single
+    occupied = {(0, 0)}
+    assert completable(occupied, [S1, H, H, H], 2, 4, set(), [])
+    assert not completable(occupied, [H, H, H, H], 2, 4, set(), [])  # 8 cells needed
+
+
+def test_nothing_occupied_and_nothing_included_cannot_be_placed():
+    assert not completable(set(), [S1], 2, 2, set(), [])
+
+
+HV = [H, V]     # a piece that will be one or the other, not known in advance
+
+
+def test_a_piece_of_unknown_shape_must_fit_whichever_it_is():
+    # a 2 x 1 strip beside the piece: a horizontal domino fits, a vertical one does not
+    assert completable({(0, 0)}, [H], 3, 1, set(), [(2, 0)])
+    assert not completable({(0, 0)}, [HV], 3, 1, set(), [(2, 0)])
+    # an L of 3 free cells: either domino fits, with the single on the cell left over
+    assert completable({(0, 0)}, [HV, S1], 2, 2, set(), [])
+
+
+def test_two_pieces_of_unknown_shape_need_places_that_never_overlap():
+    # a free 2 x 2 square beside the pieces: two horizontal or two vertical dominoes fit, but a
+    # horizontal and a vertical one always cross
+    occupied = {(0, 0), (0, 1)}
+    assert completable(occupied, [H, H], 3, 2, set(), [])
+    assert completable(occupied, [V, V], 3, 2, set(), [])
+    assert not completable(occupied, [HV, HV], 3, 2, set(), [])
+
+
+def test_singles_arriving_first_build_one_set_of_paths_for_every_shape():
+    # a 4 x 2 window, pieces on the left column; the 6 free cells hold one domino of unknown
+    # shape and 4 singles; with one single first, either domino can be reached
+    occupied = {(0, 0), (0, 1)}
+    assert completable(occupied, [S1, HV, S1, S1, S1], 4, 2, set(), [])
+    assert completable(occupied, [HV, S1, S1, S1, S1], 4, 2, set(), [])
+
+
+def test_singles_arriving_first_cannot_take_the_place_a_larger_piece_needs():
+    # a column 1 wide and 4 high, the piece on top: free (0, 1), (0, 2), (0, 3)
+    column = dict(w=1, h=4, blocked=set(), include=[(0, 3)])
+    occupied = {(0, 0)}
+    # domino first, touching the piece; the single fills the bottom afterwards
+    assert completable(occupied, [V, S1], **column)
+    # a single first goes under the piece, the domino below it
+    assert completable(occupied, [S1, V], **column)
+    # ... which needs the single's path: without it the domino must touch the piece, and the
+    # single, put first, would then have nowhere to go but the domino's place
+    assert not completable(occupied, [S1, V], paths=False, **column)
