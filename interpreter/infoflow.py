@@ -113,13 +113,14 @@ class Marks:
     pre_everyone: dict = field(default_factory=dict)  # from the first pass
     pre_viewers: dict = field(default_factory=dict)
 
-    def covers(self, family: str, viewer: str | None) -> bool:
+    def covers(self, family: Any, viewer: str | None) -> bool:
+        """`family`: a zone family, "$local" (the piece(s) a local holds) or a Source."""
         if family in self.everyone or self.pre_everyone.get(family) == self.epoch:
             return True
         return viewer is not None and ((family, viewer) in self.viewers
                                        or self.pre_viewers.get((family, viewer)) == self.epoch)
 
-    def disclose(self, family: str, viewer: str | None) -> None:
+    def disclose(self, family: Any, viewer: str | None) -> None:
         if viewer is None:
             self.everyone.setdefault(family, self.epoch)
         else:
@@ -320,7 +321,7 @@ class FlowCheck:
             taint = f.pc  # a hidden piece itself is shown masked: which one it is does not show
         out = []
         for src in taint:
-            if f.marks.covers(src.family, viewer) or (
+            if f.marks.covers(src.family, viewer) or f.marks.covers(src, viewer) or (
                     src.handle is not None and f.marks.covers("$" + src.handle, viewer)):
                 continue
             if viewer is not EVERYONE and src.owner is not None and src.owner == viewer:
@@ -518,6 +519,8 @@ class FlowCheck:
         if isinstance(what, ast.Name) and what.id in f.env:
             f.marks.disclose("$" + what.id, viewers)  # the piece this local holds
             av = f.env[what.id]
+            for src in av.taint:  # and what decided which pieces it holds, now in sight
+                f.marks.disclose(src, viewers)
             if viewers is EVERYONE:
                 f.env[what.id] = AV(frozenset(), None, av.single)
             if av.origin is not None and av.origin[0] and family is None:
