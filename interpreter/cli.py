@@ -62,8 +62,26 @@ def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
     return out
 
 
+def _set_limits(ctx, param, values):
+    from .budget import clear_cli_limits, set_cli_limit
+    clear_cli_limits()  # each command starts from the defaults (matters when run in-process)
+    for pair in values or ():
+        name, sep, number = pair.partition("=")
+        try:
+            if not sep:
+                raise ValueError(f"expects NAME=N, got {pair!r}")
+            set_cli_limit(name.strip(), int(number))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+    return values
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulebook", message="rulebook %(version)s")
+@click.option("--limit", "limits", multiple=True, metavar="NAME=N", callback=_set_limits,
+              expose_value=False, is_eager=True,
+              help="Set a resource limit (steps, work, depth, sequence, int_bits, pieces, file_bytes, "
+                   "yaml_nodes, yaml_bytes, nesting, literal); see docs/robustness.md.")
 def main() -> None:
     """Play, check and simulate tabletop games written as YAML rule files."""
 
@@ -74,6 +92,7 @@ def main() -> None:
 @_guard
 def validate(paths: tuple[str, ...]) -> None:
     """Check rule files (and overlays): exit 0 if all are valid."""
+    from .layout import check_layouts
     from .loader import load_game
     from .rulefiles import find_rule_files
 
@@ -84,6 +103,8 @@ def validate(paths: tuple[str, ...]) -> None:
     for f in files:
         try:
             game = load_game(f)
+            check_layouts(game)
+            _check_default_setup(game)
         except RulebookError as exc:
             bad += 1
             for e in flatten([exc]):
@@ -94,6 +115,23 @@ def validate(paths: tuple[str, ...]) -> None:
         click.echo(f"ok: {f} ({game.id})")
     if bad:
         sys.exit(EXIT_INVALID)
+
+
+def _check_default_setup(definition) -> None:
+    """`play FILE` with no flags must start: the default player count and options must pass the
+    file's own constraints (E108)."""
+    from pathlib import Path
+
+    from .errors import Pos, RuleError
+    from .game import Game
+    from .overlay import _display
+
+    game = Game(definition)
+    n = game.default_players
+    problems = game.check_setup(n, game.resolve_options())
+    if problems:
+        raise RuleError(f"the default setup ({n} players, default options) is refused: {'; '.join(problems)}",
+                        Pos(_display(Path(definition.files[-1]))), "E108")
 
 
 # ---------------------------------------------------------------------- play
@@ -118,9 +156,11 @@ def play(file, players, seed, options, variants, agents, log_path, as_json, quie
     """Play one game."""
     from .agents import make_agents
     from .game import Game
-    from .runner import make_log, play_game, save_log
+    from .runner import check_output_path, make_log, play_game, save_log
     from .scoring import outcome_of
 
+    if log_path:
+        check_output_path(log_path, "--log")
     game = Game.load(file, variants)
     n = game.default_players if players is None else players
     opts = game.resolve_options(_parse_options(options))
@@ -128,17 +168,19 @@ def play(file, players, seed, options, variants, agents, log_path, as_json, quie
     human = "human" in agents
     try:
         played = play_game(game, n, opts, seed, seats, logging=True, lang=lang)
-    except RulebookError as exc:  # show what happened until the rule failed, and keep it
+    except (RulebookError, KeyboardInterrupt) as exc:  # show what happened until then, and keep it
         S = getattr(exc, "state", None)
         if S is not None:
-            if not quiet and not as_json and not human:
+            if not quiet and not as_json and not human and isinstance(exc, RulebookError):
                 from .render import print_log
                 print_log(S.log_lines(None))
             if log_path:
                 from .runner import Played
                 data = make_log(game, Played(S, list(S.history)), file, n, opts, seed, list(variants))
-                data["error"] = str(exc)
+                data["error"] = str(exc) or "interrupted"
                 save_log(log_path, data)
+                if isinstance(exc, KeyboardInterrupt):
+                    click.echo(f"interrupted: the game so far is saved in {log_path}", err=True)
         raise
     S = played.state
     if log_path:
@@ -208,7 +250,7 @@ def replay(log, as_json) -> None:
     elif not problems:
         click.echo(f"ok: {log} reproduces exactly ({len(data['decisions'])} decisions, hash {S.hash()})")
     for p in problems:
-        click.echo(f"{log}: {p}", err=True)
+        click.echo(f"{log}: {p} [E504]", err=True)
     if problems:
         sys.exit(EXIT_INVALID)
 
@@ -238,7 +280,7 @@ def test_cmd(paths, keyword) -> None:
         for name, spec, pos in sf.scenarios():
             if keyword and keyword not in name:
                 continue
-            result = sf.run(spec, pos)
+            result = sf.run(spec, pos)  # never raises: a failure is a result
             if result.passed:
                 passed += 1
                 click.echo(f"PASS {f}: {name}")

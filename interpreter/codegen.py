@@ -14,6 +14,7 @@ import itertools
 from typing import Any, Callable
 
 from . import ast
+from .budget import add as budget_add, charge, tick, times
 from .builtins import REGISTRY, items
 from .errors import Pos, RuleError, RuleRuntimeError, suggest
 from .model import Function, GameDef
@@ -22,8 +23,8 @@ from .vm import run_atomic
 
 PIECE_ATTRS = {"id", "name", "kind", "label", "owner", "zone", "index", "face_up", "pos"}
 BUILTIN_NAMES = {"players", "player_count", "round", "phase", "option", "game_over"}
-MAX_SEQUENCE = 1_000_000
 _SIMPLE = (int, str, bool, float, type(None))
+MAX_SUGGESTED = 200  # errors of one game that get a "did you mean" (each costs a fuzzy search)
 
 
 # ---------------------------------------------------------------------- runtime helpers
@@ -86,13 +87,11 @@ def board_node(board: Any, key: Any) -> dict:
     return node
 
 
-def times(x: Any, y: Any) -> Any:
-    """x * y, refusing to build huge lists or strings (a typo must not exhaust memory)."""
-    if isinstance(x, (list, str, tuple)) or isinstance(y, (list, str, tuple)):
-        seq, k = (x, y) if isinstance(x, (list, str, tuple)) else (y, x)
-        if isinstance(k, int) and len(seq) * k > MAX_SEQUENCE:
-            raise RuleRuntimeError(f"a sequence of {len(seq) * k} elements is too large (limit {MAX_SEQUENCE})")
-    return x * y
+def modulo(x: Any, y: Any) -> Any:
+    """x % y on numbers only (on a text, % would format it: "%0999999999d" % 1 is a gigabyte)."""
+    if type(x) is str:
+        raise RuleRuntimeError("% works on numbers, not on text")
+    return x % y
 
 
 def fail(S, L):  # stands in for an expression that did not compile (an error is recorded)
@@ -155,7 +154,8 @@ class ExprGen:
         self.env.update({
             "Piece": Piece, "_items": items, "_contains": contains, "_getattr": getattr_rt,
             "_mut": mutable_attr, "_index": index_rt, "_missing": missing, "_pindex": piece_index,
-            "_node": board_node, "_times": times, "_run_atomic": run_atomic, "_fail": fail,
+            "_node": board_node, "_times": times, "_add": budget_add, "_charge": charge, "_tick": tick,
+            "_mod": modulo, "_run_atomic": run_atomic, "_fail": fail,
             "_piece_or_attr_id": piece_or_attr_id,
         })
         self.consts: dict[int, str] = self.env.setdefault("_consts", {})
@@ -198,6 +198,11 @@ class ExprGen:
             self.env.setdefault("_keep", []).append(value)  # keeps id() stable
         return name
 
+    def suggest(self, name: str, candidates) -> str:
+        """' (did you mean …?)', while errors are few: a hostile file with thousands of unknown
+        names among thousands of locals must not take minutes to report them."""
+        return suggest(name, candidates) if len(self.errors) < MAX_SUGGESTED else ""
+
     def global_names(self) -> set:
         g = self.game
         return (set(g.zones) | set(g.counters) | set(g.variables) | set(g.tables) |
@@ -237,7 +242,7 @@ class ExprGen:
         if name == "player":
             raise RuleError('"player" is not defined here (it exists inside turns, actions and '
                             "simultaneous blocks); pass the player in explicitly", n.pos, "E213")
-        hint = suggest(name, sc.all_names() | self.global_names()) or \
+        hint = (len(self.errors) < MAX_SUGGESTED and self.suggest(name, sc.all_names() | self.global_names())) or \
             f" (a text value needs quotes: '{name}')"
         raise RuleError(f'unknown name "{name}"{hint}', n.pos, "E213")
 
@@ -266,13 +271,13 @@ class ExprGen:
         if isinstance(n.obj, ast.Name) and n.obj.id == "option" and not sc.bound("option"):
             name = n.name
             if name not in self.game.options:
-                raise RuleError(f'unknown option "{name}"{suggest(name, self.game.options)}', n.pos, "E215")
+                raise RuleError(f'unknown option "{name}"{self.suggest(name, self.game.options)}', n.pos, "E215")
             return f"S.options[{name!r}]"
         obj = self.source(n.obj, sc)
         name = n.name
         known = self.game.known_attrs
         if name not in known:
-            raise RuleError(f'unknown attribute "{name}"{suggest(name, known)}', n.pos, "E216")
+            raise RuleError(f'unknown attribute "{name}"{self.suggest(name, known)}', n.pos, "E216")
         if name == "id":  # a piece's number; `id` of a map (a table row) is its key
             if _cheap(obj):
                 return f"(int({obj}) if type({obj}) is Piece else _getattr(S, {obj}, 'id'))"
@@ -323,7 +328,7 @@ class ExprGen:
         b = REGISTRY.get(name)
         if b is None:
             raise RuleError(f'unknown function "{name}"'
-                            f"{suggest(name, set(REGISTRY) | set(self.game.functions))}", n.pos, "E217")
+                            f"{self.suggest(name, set(REGISTRY) | set(self.game.functions))}", n.pos, "E217")
         nargs = len(n.args)
         if nargs < b.min_args or (b.max_args is not None and nargs > b.max_args):
             want = f"{b.min_args}" if b.max_args == b.min_args else (
@@ -332,7 +337,7 @@ class ExprGen:
                             n.pos, "E218")
         for k, v in n.kwargs.items():
             if k not in b.kwargs:
-                raise RuleError(f'{name}() has no argument "{k}"{suggest(k, b.kwargs)}', v.pos, "E218")
+                raise RuleError(f'{name}() has no argument "{k}"{self.suggest(k, b.kwargs)}', v.pos, "E218")
         args = [self.arg(a, sc) for a in n.args]
         args += [f"{k}={self.arg(v, sc)}" for k, v in n.kwargs.items()]
         impl = self.const(b.fn)
@@ -373,6 +378,9 @@ class ExprGen:
             sc.py[param] = ident
             idents.append(ident)
         src = self.source(node, sc)
+        if any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in self.game.functions
+               for c in ast.walk(node)):
+            src = f"(_tick() or {src})"  # calls others: counted, so call trees cannot explode
         try:
             f = eval(compile(f"lambda S{''.join(', ' + a for a in idents)}: {src}",
                              _filename(node.pos), "eval"), self.env)
@@ -396,7 +404,7 @@ class ExprGen:
         inner.py[n.var] = ident
         elt = self.source(n.elt, inner)
         cond = f" if {self.source(n.cond, inner)}" if n.cond is not None else ""
-        return f"[{elt} for {ident} in {iterable}{cond}]"
+        return f"[{elt} for {ident} in {_charged(iterable)}{cond}]"
 
     # ---- inlined collection builtins (no call per element, no lambda objects)
     def items_source(self, node: ast.Node, sc: Scope) -> str:
@@ -425,7 +433,27 @@ class ExprGen:
         a, b = self.source(n.left, sc), self.source(n.right, sc)
         if n.op == "*":
             return f"_times({a}, {b})"
+        if n.op == "+" and not (self.numeric(n.left, sc) or self.numeric(n.right, sc)):
+            return f"_add({a}, {b})"  # texts and lists: bounded by the `sequence` limit
+        if n.op == "%" and not self.numeric(n.left, sc):
+            return f"_mod({a}, {b})"
         return f"({a} {n.op} {b})"
+
+    def numeric(self, n: ast.Node, sc: Scope) -> bool:
+        """Is `n` surely a number (so `+` on it cannot build a long text or list)?"""
+        if isinstance(n, ast.Const):
+            return type(n.value) in (int, float, bool)
+        if isinstance(n, ast.Neg):
+            return True
+        if isinstance(n, ast.BinOp):
+            return n.op in ("-", "//", "/", "%") or self.numeric(n.left, sc) or self.numeric(n.right, sc)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name):
+            return n.func.id in ("count", "len", "sum") and n.func.id not in self.game.functions
+        if isinstance(n, ast.Index) and isinstance(n.obj, ast.Name):
+            return n.obj.id in self.game.counters and not sc.bound(n.obj.id)
+        if isinstance(n, ast.Name):  # a local may shadow a counter's name
+            return (n.id in self.game.counters or n.id == "player_count") and not sc.bound(n.id)
+        return False
 
     def x_Compare(self, n, sc):
         a, b = self.source(n.left, sc), self.source(n.right, sc)
@@ -454,6 +482,11 @@ def _cheap(code: str) -> bool:
     return code.isidentifier() or (code.startswith("L[") and code.endswith("]") and code.count("[") == 1)
 
 
+def _charged(seq: str) -> str:
+    """Code iterating `seq`, its length counted against the `work` limit (`_items` counts itself)."""
+    return seq if seq.startswith("_items(") else f"_charge({seq})"
+
+
 def _filename(pos: Pos) -> str:
     return f"<rule {pos}>"
 
@@ -464,13 +497,13 @@ def _inline_fold(python_fn: str):
     def inline(gen: ExprGen, args: list, sc: Scope) -> str | None:
         if len(args) == 1 and not isinstance(args[0], ast.Lambda):
             seq = gen.items_source(args[0], sc)
-            return f"len({seq})" if python_fn == "count" else f"{python_fn}({seq})"
+            return f"len({seq})" if python_fn == "count" else f"{python_fn}({_charged(seq)})"
         if len(args) == 2:
             parts = gen.lambda_parts(args[1], sc)
             if parts is None:
                 return None
             v, body = parts
-            seq = gen.items_source(args[0], sc)
+            seq = _charged(gen.items_source(args[0], sc))
             if python_fn == "count":
                 return f"sum(1 for {v} in {seq} if {body})"
             return f"{python_fn}({body} for {v} in {seq})"
@@ -483,7 +516,7 @@ def _inline_filter(gen: ExprGen, args: list, sc: Scope) -> str | None:
     if parts is None:
         return None
     v, body = parts
-    return f"[{v} for {v} in {gen.items_source(args[0], sc)} if {body}]"
+    return f"[{v} for {v} in {_charged(gen.items_source(args[0], sc))} if {body}]"
 
 
 def _inline_map(gen: ExprGen, args: list, sc: Scope) -> str | None:
@@ -491,7 +524,7 @@ def _inline_map(gen: ExprGen, args: list, sc: Scope) -> str | None:
     if parts is None:
         return None
     v, body = parts
-    return f"[{body} for {v} in {gen.items_source(args[0], sc)}]"
+    return f"[{body} for {v} in {_charged(gen.items_source(args[0], sc))}]"
 
 
 def _inline_len(gen: ExprGen, args: list, sc: Scope) -> str | None:

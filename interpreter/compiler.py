@@ -14,9 +14,9 @@ import operator
 import textwrap
 from typing import Any, Callable
 
-from . import ast
+from . import ast, budget
 from .builtins import items, load_all
-from .codegen import BUILTIN_NAMES, PIECE_ATTRS, ExprGen, Scope, fail
+from .codegen import BUILTIN_NAMES, MAX_SUGGESTED, PIECE_ATTRS, ExprGen, Scope, fail
 from .decisions import start_choice, start_perform
 from .errors import Pos, RuleError, RuleRuntimeError, suggest
 from .labels import label
@@ -317,7 +317,7 @@ class Compiler:
         if isinstance(target, ast.Name):
             raise RuleError(f'cannot assign to "{target.id}": declare a local with `let {target.id} = …` '
                             "or assign a counter or variable"
-                            f"{suggest(target.id, sc.all_names() | set(g.counters) | set(g.variables))}",
+                            f"{self.gen.suggest(target.id, sc.all_names() | set(g.counters) | set(g.variables)) if len(self.errors) < MAX_SUGGESTED else ''}",
                             target.pos, "E222")
         if name is not None and not sc.bound(name):
             raise RuleError(f'unknown counter or variable "{name}"'
@@ -771,7 +771,7 @@ def _as_pieces_or_zones(S, value):
 
 
 def _combiner(op: str):
-    return {"=": None, "+=": operator.add, "-=": operator.sub, "*=": operator.mul}[op]
+    return {"=": None, "+=": budget.add, "-=": operator.sub, "*=": budget.times}[op]
 
 
 def _combine_src(current: str, value: str, op: str) -> str:
@@ -780,6 +780,8 @@ def _combine_src(current: str, value: str, op: str) -> str:
         return value
     if op == "*=":
         return f"_times({current}, {value})"
+    if op == "+=" and not current.startswith("S.counters"):  # texts and lists: bounded sizes
+        return f"_add({current}, {value})"
     return f"({current} {op[0]} {value})"
 
 

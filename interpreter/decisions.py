@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import IllegalDecision, RuleRuntimeError
+from .guard import evaluate
 from .labels import label, piece_label, player_label, translated, zone_label
 from .logs import decision_entry
 from .state import Pending, State
@@ -154,7 +155,7 @@ def _custom_labels(S: State, pend: Pending, values: list, L: dict) -> list:
     texts = []
     for v in values:
         L[slot] = v
-        texts.append(label(S, fn(S, L), pend.player))
+        texts.append(label(S, evaluate(fn, S, L), pend.player))  # read outside the VM: errors located
     return texts
 
 

@@ -26,6 +26,10 @@ class Pos:
 UNKNOWN = Pos("<unknown>")
 
 
+def _one_line(text: str) -> str:
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
 class RulebookError(Exception):
     """Base of every error shown to a user as `file:line:col: message`."""
 
@@ -39,9 +43,10 @@ class RulebookError(Exception):
             self.code = code
 
     def __str__(self) -> str:
+        message = _one_line(self.message)  # one error, one line: a value may hold a newline
         if self.pos.file == UNKNOWN.file:
-            return f"{self.message} [{self.code}]"
-        return f"{self.pos}: {self.message} [{self.code}]"
+            return f"{message} [{self.code}]"
+        return f"{_one_line(str(self.pos))}: {message} [{self.code}]"
 
 
 class RuleError(RulebookError):
@@ -98,8 +103,13 @@ def rule_position(exc: BaseException) -> Pos:
 
 def suggest(name: str, candidates: Iterable[str]) -> str:
     """' (did you mean "x"?)' for the nearest candidate, or ''."""
+    n = len(name)
+    # difflib's ratio is at most 2·min/(len a + len b): names of very different length never reach
+    # the 0.7 cutoff, so leaving them out changes no suggestion and keeps this cheap
     candidates = [str(c) for c in candidates]
     parts = [c for c in candidates if name in c.split("_") and name != c]  # coins → start_coins
+    if len(parts) != 1:
+        candidates = [c for c in candidates if 0.53 * n <= len(c) <= 1.9 * n]
     close = parts[:1] if len(parts) == 1 else difflib.get_close_matches(name, candidates, n=1, cutoff=0.7)
     return f' (did you mean "{close[0]}"?)' if close else ""
 

@@ -13,12 +13,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable
 
-from .errors import InputError, suggest
+from .budget import METER
+from .errors import InputError, Pos, RuleRuntimeError, suggest
 from .layout import get_layout
 from .loader import load_game
 from .model import GameDef
 from .rng import Rng
 from .state import Frame, State
+from .guard import evaluate
 from .vm import new_thread, run
 
 
@@ -148,13 +150,20 @@ def _initialise_slots(S: State) -> None:
 
 
 def _compute_slots(S: State) -> None:
+    METER.start(S.game.limits)
     for key, info in S.lay.counters.items():
         fam = S.game.counters[info.family]
-        S.set_counter(key, int(fam.initial(S, {"index": _index(info)})))
+        value = evaluate(fam.initial, S, {"index": _index(info)})
+        if type(value) in (bool, float):
+            value = int(value)
+        if type(value) is not int:
+            raise RuleRuntimeError(f"counter {key} starts at {value!r}: a counter holds a whole number",
+                                   getattr(fam.initial, "pos", None) or Pos("<rules>"), "E300")
+        S.set_counter(key, value)
     for key, info in S.lay.variables.items():
         fam = S.game.variables[info.family]
         if fam.initial is not None:
-            S.vars[key] = fam.initial(S, {"index": _index(info)})
+            S.vars[key] = evaluate(fam.initial, S, {"index": _index(info)})
 
 
 def _index(info: Any) -> Any:

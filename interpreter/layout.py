@@ -10,6 +10,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
+from .budget import METER, exceeded
 from .errors import UNKNOWN, RuleRuntimeError
 from .model import ComponentDef, Dim, GameDef, StateFamily, ZoneFamily
 from .values import PLAYERS, Piece, ZoneRef, freeze
@@ -88,6 +89,7 @@ def get_layout(game: GameDef, n: int, options: dict) -> Layout:
 
 
 def _build(game: GameDef, n: int, options: dict) -> Layout:
+    METER.start(game.limits)
     ctx = StaticContext(game, n, options)
     lay = Layout(n=n, options=dict(options))
     lay.zones[BOX] = ZoneInfo(BOX, "box", (), None, False, "none", "none", None, None, None, "box")
@@ -111,14 +113,25 @@ def dim_values(game: GameDef, ctx: Any, dim: Dim) -> list:
     if dim.kind == "player":
         return list(PLAYERS[:ctx.n])
     if dim.kind == "range":
-        return list(range(_eval(dim.count, ctx, "range")))
+        count = _count(dim.count, ctx, "range", None)
+        if count > ctx.game.limits.pieces:
+            raise RuleRuntimeError(exceeded("pieces", ctx.game.limits.pieces, f" (a range of {count})"),
+                                   getattr(dim.count, "pos", None) or UNKNOWN, "E304")
+        return list(range(count))
     if dim.kind == "board":
         return list(game.boards[dim.board].nodes)
     return list(freeze(dim.values))
 
 
 def _index_tuples(game: GameDef, ctx: Any, dims: list) -> list:
-    return list(itertools.product(*(dim_values(game, ctx, d) for d in dims)))
+    values = [dim_values(game, ctx, d) for d in dims]
+    size = 1
+    for v in values:
+        size *= len(v)
+    if size > game.limits.pieces:
+        raise RuleRuntimeError(exceeded("pieces", game.limits.pieces, f" ({size} instances of one family)"),
+                               UNKNOWN, "E304")
+    return list(itertools.product(*values))
 
 
 def _key(name: str, index: tuple) -> str:
@@ -172,12 +185,25 @@ def _zone_label(fam: ZoneFamily, index: tuple) -> str:
     return f"{base} [{', '.join(str(i) for i in index)}]"
 
 
+def _bound(value: Any, ctx: Any, what: str, index: tuple) -> Any:
+    if value is None or type(value) is int:
+        return value
+    if not callable(value):
+        raise RuleRuntimeError(f"{what} must be a whole number, got {value!r}", UNKNOWN, "E301")
+    got = _eval(value, ctx, what, {"index": index[0] if len(index) == 1 else list(index)})
+    if type(got) is not int:
+        raise RuleRuntimeError(f"{what} must be a whole number, got {got!r}",
+                               getattr(value, "pos", None) or UNKNOWN, "E301")
+    return got
+
+
 def _slots(game: GameDef, ctx: Any, fam: StateFamily, out: dict, index_out: dict) -> None:
     table: dict = {}
     for index in _index_tuples(game, ctx, fam.dims):
         key = _key(fam.name, index)
-        out[key] = SlotInfo(key, fam.name, index, _owner_of(fam.dims, index), fam.low, fam.high,
-                            fam.visibility)
+        low, high = (_bound(b, ctx, f"{which} of {fam.name}", index)
+                     for b, which in ((fam.low, "min"), (fam.high, "max")))
+        out[key] = SlotInfo(key, fam.name, index, _owner_of(fam.dims, index), low, high, fam.visibility)
         table[index[0] if len(index) == 1 else index] = key
     index_out[fam.name] = table
 
@@ -191,6 +217,26 @@ def _eval(closure: Any, ctx: Any, what: str, locals_: dict | None = None) -> Any
                                pos or UNKNOWN, "E301") from None
 
 
+def _count(closure: Any, ctx: Any, what: str, locals_: dict | None) -> int:
+    value = _eval(closure, ctx, what, locals_)
+    if type(value) is not int or value < 0:
+        raise RuleRuntimeError(f"{what} must be a whole number, got {value!r}",
+                               getattr(closure, "pos", None) or UNKNOWN, "E301")
+    return value
+
+
+def check_layouts(game: GameDef) -> None:
+    """Build the layouts of the fewest and most players with the default options, and with each
+    whole-number option at its highest value: what `validate` accepts, `play` can set up."""
+    defaults = {o.id: o.default for o in game.options.values()}
+    configs = [(n, defaults) for n in sorted({game.min_players, game.max_players})]
+    for o in game.options.values():
+        if o.type == "int" and o.high is not None and o.high != o.default:
+            configs.append((game.max_players, dict(defaults, **{o.id: o.high})))
+    for n, options in configs:
+        get_layout(game, n, options)
+
+
 def _pieces(game: GameDef, ctx: Any, lay: Layout, comp: ComponentDef) -> None:
     owners = list(PLAYERS[:ctx.n]) if comp.per_player else [None]
     made = lay.by_component.setdefault(comp.id, [])
@@ -199,8 +245,12 @@ def _pieces(game: GameDef, ctx: Any, lay: Layout, comp: ComponentDef) -> None:
             local = {"owner": owner}
             if item.when is not None and not _eval(item.when, ctx, f"when of {item.id}", local):
                 continue
-            count = 1 if item.count is None else _eval(item.count, ctx, f"count of {item.id}", local)
-            for _ in range(int(count)):
+            count = 1 if item.count is None else _count(item.count, ctx, f"count of {item.id}", local)
+            if len(lay.pieces) + count > game.limits.pieces:
+                raise RuleRuntimeError(
+                    exceeded("pieces", game.limits.pieces, f" ({item.id} alone makes {count})"),
+                    getattr(item.count, "pos", None) or getattr(comp, "pos", None) or UNKNOWN, "E304")
+            for _ in range(count):
                 pid = len(lay.pieces)
                 piece = Piece(pid)
                 attrs = dict(item.attrs)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from . import ast
+from .budget import resolve as resolve_limits
 from .compiler import RESERVED_VARS, Compiler
 from .errors import Pos, RuleError, RuleErrors, RulebookError, suggest
 from .generate import generated_items
@@ -94,7 +95,8 @@ class _Builder:
             max_decisions=int(doc.get("max_decisions", DEFAULT_MAX_DECISIONS)),
             options={}, constraints=[], tables={}, components={}, boards={}, zones={},
             counters={}, variables={}, functions={}, actions={}, procs={}, scoring=Scoring(),
-            invariants=[], assumptions=list(doc.get("assumptions") or []), metadata=dict(meta))
+            invariants=[], assumptions=list(doc.get("assumptions") or []), metadata=dict(meta),
+            limits=resolve_limits(doc.get("limits")))
         self.compiler = Compiler(self.game)
         self.errors: list[RulebookError] = []
         self.defined: dict[str, tuple[str, Pos]] = {}
@@ -119,6 +121,10 @@ class _Builder:
             return False
         self.defined[name] = (what, pos)
         return True
+
+    def _bound(self, value: Any) -> Any:
+        """A counter's min/max: a number, or an expression evaluated per layout (options, tables)."""
+        return self.expr(value, ["index"]) if isinstance(value, str) else value
 
     def expr(self, value: Any, scope: list[str] = ()) -> Any:
         return self.compiler.compile_expr(value, list(scope))
@@ -357,8 +363,9 @@ class _Builder:
                 self.game.zones[str(name)] = self._zone(str(name), spec, dims, pos)
             else:
                 initial = spec.get("initial", 0 if section == "counters" else None)
+                low, high = (self._bound(spec.get(k)) for k in ("min", "max"))
                 fam = StateFamily(str(name), dims, self.expr(initial, ["index"]), section == "counters",
-                                  spec.get("min"), spec.get("max"), str(spec.get("visibility", "public")),
+                                  low, high, str(spec.get("visibility", "public")),
                                   str(spec.get("label", "")), pos, bool(spec.get("internal", False)))
                 (self.game.counters if section == "counters" else self.game.variables)[str(name)] = fam
         if section == "variables":

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from .budget import Limits, resolve as resolve_limits
 from .errors import Pos
 
 Closure = Callable[..., Any]  # compiled expression: f(S, L) -> value
@@ -190,4 +191,5 @@ class GameDef:
     code_env: dict = field(default_factory=dict)  # namespace of the generated Python code
     label_fns: dict = field(default_factory=dict)  # choose … label EXPR: key -> (function, slot)
     layouts: dict = field(default_factory=dict)  # cache: (n, options) -> Layout
+    limits: Limits = field(default_factory=resolve_limits)  # resource budget (budget.py)
     warnings: list = field(default_factory=list)  # RuleErrors that do not stop loading (`validate` shows them)

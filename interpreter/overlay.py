@@ -189,6 +189,11 @@ def load_chain(path: Path, seen: tuple = ()) -> tuple[YMap, list[Path], list[YMa
     if not base_path.exists():
         raise RuleError(f'extends "{raw["extends"]}": no such file', raw.value_pos("extends"), "E037")
     base, files, raws = load_chain(base_path, seen + (path,))
+    from .errors import RuleErrors
+    from .schema_check import validate
+    errors = [e for r in raws[-1:] + [raw] for e in validate(r)]
+    if errors:  # an overlay is applied only to well-formed files (wrong types would crash it)
+        raise RuleErrors(errors)
     return apply_overlay(base, raw, str(path)), files + [path], raws + [raw]
 
 

@@ -12,9 +12,10 @@ from pathlib import Path
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
-from lark.indenter import Indenter
+from lark.indenter import DedentError, Indenter
 
 from . import ast
+from .budget import exceeded, limit
 from .errors import Pos, RuleError
 from .paths import grammar_path
 from .source import SourceMap, YStr
@@ -80,13 +81,44 @@ def _parse(text: str, start: str, src: SourceMap, col_shift: int):
     parser = _lark()
     _TO_AST.src, _TO_AST.col_shift = src, col_shift  # positions are mapped while parsing
     try:
-        return parser.parse(text, start=start)
+        tree = parser.parse(text, start=start)
     except UnexpectedInput as exc:
         raise _syntax_error(exc, text, src, col_shift) from None
+    except DedentError as exc:  # a line dedented to a column no block started at
+        raise RuleError(f"bad indentation: {exc}", _map(src, 1, 1, col_shift), "E201") from None
     except VisitError as exc:
         if isinstance(exc.orig_exc, RuleError):
             raise exc.orig_exc from None
         raise
+    _check_nesting(tree)
+    return tree
+
+
+def _children(node):
+    for value in vars(node).values():
+        if isinstance(value, ast.Node):
+            yield value
+        elif isinstance(value, (list, tuple, dict)):
+            stack = [value]
+            while stack:  # branches of `if` are lists of (test, body) tuples
+                v = stack.pop()
+                for x in (v.values() if isinstance(v, dict) else v):
+                    if isinstance(x, ast.Node):
+                        yield x
+                    elif isinstance(x, (list, tuple, dict)):
+                        stack.append(x)
+
+
+def _check_nesting(tree) -> None:
+    """Refuse expressions and blocks nested past the `nesting` limit (a 20,000-term sum, a list
+    in a list in a list …): compiling them would exhaust Python's recursion."""
+    most = limit("nesting")
+    stack = [(n, 1) for n in (tree if isinstance(tree, list) else [tree])]
+    while stack:
+        node, depth = stack.pop()
+        if depth > most:
+            raise RuleError(exceeded("nesting", most, " (write it in steps, with `let`)"), node.pos, "E203")
+        stack.extend((c, depth + 1) for c in _children(node))
 
 
 def _syntax_error(exc: UnexpectedInput, text: str, src: SourceMap, col_shift: int) -> RuleError:
@@ -148,8 +180,33 @@ def _pretty(terminal: str) -> str:
     return terminal.lower()
 
 
-def _unquote(token: str) -> str:
-    return pyast.literal_eval(str(token))
+def _unquote(token: str, pos: Pos | None = None) -> str:
+    """The text of a string literal, with Python's escapes (\\n, \\t, \\", \\u00e9 …)."""
+    where = pos or Pos("<dsl>")
+    if len(token) > limit("literal") + 2:
+        raise RuleError(exceeded("literal", limit("literal")), where, "E203")
+    try:
+        text = pyast.literal_eval(str(token))
+    except (SyntaxError, ValueError) as exc:
+        detail = str(exc).split("(unicode error) ")[-1].split(" (<unknown>")[0]
+        raise RuleError(f"bad escape in a string: {detail}; write a backslash as \\\\", where, "E201") from None
+    if not isinstance(text, str):
+        raise RuleError("not a string", where, "E201")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise RuleError("a string cannot hold a lone surrogate (\\ud800-\\udfff): it is not a character",
+                        where, "E201") from None
+    return text
+
+
+MAX_INT_DIGITS = 18  # a literal beyond a 64-bit integer is a typo, not a game value
+
+
+def _int(token: Token, pos: Pos) -> int:
+    if len(token) > MAX_INT_DIGITS:
+        raise RuleError(f"integer literal of {len(token)} digits: at most {MAX_INT_DIGITS} digits", pos, "E201")
+    return int(token)
 
 
 class _ToAst(Transformer):
@@ -283,7 +340,7 @@ class _ToAst(Transformer):
 
     def _count(self, value):
         if isinstance(value, Token):
-            return ast.Const(self.tp(value), int(value))
+            return ast.Const(self.tp(value), _int(value, self.tp(value)))
         return value
 
     def count_exact(self, c):
@@ -302,7 +359,7 @@ class _ToAst(Transformer):
         return ("by", c[0])
 
     def opt_prompt(self, c):
-        return ("prompt", _unquote(c[0]))
+        return ("prompt", _unquote(c[0], self.tp(c[0])))
 
     def opt_optional(self, c):
         return ("optional", True)
@@ -319,11 +376,11 @@ class _ToAst(Transformer):
         return node
 
     def log_stmt(self, c):
-        return ast.Log(self.tp(c[0]), _unquote(c[1]), self.tp(c[1]))
+        return ast.Log(self.tp(c[0]), _unquote(c[1], self.tp(c[1])), self.tp(c[1]))
 
     def end_stmt(self, c):
         if len(c) > 1:
-            return ast.EndGame(self.tp(c[0]), _unquote(c[1]), self.tp(c[1]))
+            return ast.EndGame(self.tp(c[0]), _unquote(c[1], self.tp(c[1])), self.tp(c[1]))
         return ast.EndGame(self.tp(c[0]))
 
     def return_stmt(self, c):
@@ -430,10 +487,10 @@ class _ToAst(Transformer):
         return (str(c[0]), c[1])
 
     def int_lit(self, c):
-        return ast.Const(self.tp(c[0]), int(c[0]))
+        return ast.Const(self.tp(c[0]), _int(c[0], self.tp(c[0])))
 
     def str_lit(self, c):
-        return ast.Const(self.tp(c[0]), _unquote(c[0]))
+        return ast.Const(self.tp(c[0]), _unquote(c[0], self.tp(c[0])))
 
     def true_lit(self, c):
         return ast.Const(self.tp(c[0]), True)

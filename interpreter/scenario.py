@@ -6,14 +6,17 @@ normally with its seed; `arrange` statements then change it as a game master wou
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from . import ast
+from .budget import METER
 from .compiler import Compiler
 from .errors import IllegalDecision, InputError, Pos, RuleError, RuleErrors, RulebookError
 from .game import Game
+from .guard import describe, evaluate
 from .model import Proc
 from .parser import parse_block, parse_expr
 from .source import YMap, YSeq, load_file
@@ -40,7 +43,8 @@ class ScenarioResult:
     def line(self) -> str:
         if self.passed:
             return f"PASS {self.name}"
-        return f"FAIL {self.pos}: {self.name}: {self.message}"
+        code = "" if re.search(r"\[E\d{3}\]$", self.message) else " [E600]"  # E600: an expectation failed
+        return f"FAIL {self.pos}: {self.name}: {self.message}{code}"
 
 
 _GAMES: dict = {}
@@ -83,7 +87,12 @@ class ScenarioFile:
         except ScenarioFailure as exc:
             return ScenarioResult(str(self.path), name, False, exc.message, exc.pos)
         except RulebookError as exc:
-            return ScenarioResult(str(self.path), name, False, f"{exc.message} (at {exc.pos})", pos)
+            return ScenarioResult(str(self.path), name, False, f"{exc.message} (at {exc.pos}) [{exc.code}]", pos)
+        except RecursionError:
+            return ScenarioResult(str(self.path), name, False, "nested too deeply (endless recursion?) [E311]", pos)
+        except Exception as exc:  # noqa: BLE001 - one broken scenario never stops the others
+            return ScenarioResult(str(self.path), name, False,
+                                  f"the scenario failed: {describe(exc)} [E300]", pos)
         return ScenarioResult(str(self.path), name, True, pos=pos)
 
     def run_all(self) -> list[ScenarioResult]:
@@ -214,12 +223,13 @@ class _Runner:
         node = parse_expr(text) if isinstance(text, str) else ast.Const(pos, text)
         f = self.compiler.expr(node, _scope())
         self._raise_compile_errors()
+        METER.start(self.game.d.limits)
         try:
             ok = f(self.S, {})
         except RulebookError as exc:  # a rule error raised by the expectation: point at the expectation
             raise ScenarioFailure(f"cannot evaluate {str(text).strip()}: {exc.message}", pos) from None
         except Exception as exc:  # noqa: BLE001 - a mistake in the expectation itself
-            raise ScenarioFailure(f"cannot evaluate {str(text).strip()}: {type(exc).__name__}: {exc}", pos) from None
+            raise ScenarioFailure(f"cannot evaluate {str(text).strip()}: {describe(exc)}", pos) from None
         if ok:
             return
         detail = ""
@@ -276,7 +286,8 @@ class _Runner:
         cond = self.compiler.expr(parse_expr(until), _scope()) if until is not None else (lambda S, L: S.over)
         self._raise_compile_errors()
         steps = 0
-        while not cond(self.S, {}):
+        METER.start(self.game.d.limits)
+        while not evaluate(cond, self.S, {}):
             if self.S.over:
                 raise ScenarioFailure(f"the game ended before: {until}", pos)
             steps += 1

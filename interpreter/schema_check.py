@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Iterable, Iterator, Sequence
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 
 from .errors import UNKNOWN, Pos, RuleError, suggest
@@ -32,7 +32,7 @@ from .source import YMap, YSeq, position_of
 
 CODE = "E010"
 RULEBOOK_SCHEMA = "rulebook.schema.json"
-_IDENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_IDENT = re.compile(r"\A[A-Za-z_][A-Za-z0-9_]*\Z")
 _SHALLOW = {"type", "const", "enum"}  # a mismatch of the value itself, not of its contents
 _TYPE_NAMES = {
     "string": "a string", "integer": "an integer", "number": "a number",
@@ -58,16 +58,36 @@ class _Problem:
 
 # ------------------------------------------------------------------ entry point
 
+MAX_PROBLEMS = 100  # schema problems reported for one file
+
+
 def validator_for(schema_name: str = RULEBOOK_SCHEMA) -> Draft202012Validator:
     """The validator of a schema file in `schema/` (built once per schema)."""
     return _validator(schema_name)
+
+
+def _unique_items(validator, unique, instance, schema):
+    """uniqueItems in linear time (jsonschema compares unhashable items pairwise: 20,000 maps in
+    a list took minutes). Items are compared by their canonical JSON, booleans apart from 1/0."""
+    if not unique or not validator.is_type(instance, "array"):
+        return
+    seen = set()
+    for item in instance:
+        key = json.dumps(item, sort_keys=True, default=str)
+        if key in seen:
+            yield ValidationError(f"{instance!r} has non-unique elements")
+            return
+        seen.add(key)
+
+
+_FastValidator = validators.extend(Draft202012Validator, {"uniqueItems": _unique_items})
 
 
 @lru_cache(maxsize=None)
 def _validator(schema_name: str) -> Draft202012Validator:
     schema = json.loads(schema_path(schema_name).read_text(encoding="utf-8"))
     Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
+    return _FastValidator(schema)
 
 
 def validate(doc: Any, schema_name: str = RULEBOOK_SCHEMA) -> list[RuleError]:
@@ -76,10 +96,16 @@ def validate(doc: Any, schema_name: str = RULEBOOK_SCHEMA) -> list[RuleError]:
     for error in validator_for(schema_name).iter_errors(doc):
         for leaf in _leaves(error):
             problems.extend(_report(doc, leaf))
+        if len(problems) > MAX_PROBLEMS:  # a broken or hostile file: the first ones are enough
+            break
     if schema_name == RULEBOOK_SCHEMA:
         problems.extend(_duplicate_ids(doc))
         problems.extend(_misspelt_reserved(doc, validator_for(schema_name).schema))
-    return [RuleError(p.message, p.pos, CODE) for p in _prune(problems)]
+    errors = [RuleError(p.message, p.pos, CODE) for p in _prune(problems)]
+    if len(errors) > MAX_PROBLEMS:
+        errors = errors[:MAX_PROBLEMS] + [RuleError(
+            f"… more problems not shown (the first {MAX_PROBLEMS} are listed)", errors[MAX_PROBLEMS].pos, CODE)]
+    return errors
 
 
 def _prune(problems: list[_Problem]) -> list[_Problem]:
@@ -451,7 +477,7 @@ def _path_str(path: Path) -> str:
     for key in path:
         if isinstance(key, int) and not isinstance(key, bool):
             out += f"[{key}]"
-        elif _IDENT.match(str(key)):
+        elif _IDENT.match(str(key)):  # \Z: a key with a trailing newline is shown quoted
             out += f".{key}" if out else str(key)
         else:
             out += f'["{key}"]'

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import RuleRuntimeError, RulebookError, rule_position
+from .errors import UNKNOWN, RuleRuntimeError, RulebookError, rule_position
 
 
 def _number(v: Any) -> Any:
@@ -40,7 +40,11 @@ def _compute_result(S: Any) -> dict:
             chosen = []
         if isinstance(chosen, int):
             chosen = [chosen]
-        winners = sorted({int(p) for p in chosen})
+        try:
+            winners = sorted({int(p) for p in chosen})
+        except (TypeError, ValueError):
+            raise RuleRuntimeError(f"winners must be players, got {chosen!r}", getattr(sc.winners, "pos", None)
+                                   or UNKNOWN, "E300") from None
     else:
         if sc.lowest_wins:
             best = min(keys)
@@ -51,7 +55,8 @@ def _compute_result(S: Any) -> dict:
             winners = []  # everyone tied after every tie-break: nobody won
     for s in scores:
         if not isinstance(s, (int, float)):
-            raise RuleRuntimeError(f"a score must be a number, got {s!r}")
+            raise RuleRuntimeError(f"a score must be a number, got {s!r}", getattr(sc.score, "pos", None)
+                                   or UNKNOWN, "E300")
     return {"scores": scores, "winners": winners, "reason": S.vars.get("end_reason")}
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from .budget import exceeded, limit
 from .errors import Pos, RuleError
 
 try:  # libyaml is much faster for composing; both give the same marks
@@ -25,7 +26,8 @@ try:  # libyaml is much faster for composing; both give the same marks
 except AttributeError:  # pragma: no cover - pure-Python PyYAML
     _Loader = yaml.SafeLoader
 
-MAX_EXPANDED_NODES = 200_000
+MAX_YAML_DEPTH = 64  # rule files nest a handful of levels; deeper input only costs recursion
+_PLAIN_TAGS = {"tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"}
 _constructor = yaml.SafeLoader("")
 
 
@@ -127,15 +129,25 @@ def load_file(path: str | Path, display: str | None = None) -> Any:
     path = Path(path)
     name = display or str(path)
     try:
+        size = path.stat().st_size
+        if size > limit("file_bytes"):  # refuse before reading: composing 50 MB takes minutes
+            raise RuleError(exceeded("file_bytes", limit("file_bytes"), f" (this file has {size})"),
+                            Pos(name), "E005")
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise RuleError(f"no such file: {path}", Pos(name), "E001") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RuleError(f"cannot read {path}: {exc}", Pos(name), "E001") from None
+    except IsADirectoryError:
+        raise RuleError(f"{path} is a folder, not a file", Pos(name), "E001") from None
+    except UnicodeDecodeError as exc:
+        raise RuleError(f"cannot read {path}: not UTF-8 text (byte {exc.start})", Pos(name), "E001") from None
+    except OSError as exc:
+        raise RuleError(f"cannot read {path}: {exc.strerror or exc}", Pos(name), "E001") from None
     return load_text(text, name)
 
 
 def load_text(text: str, name: str) -> Any:
+    if len(text) > limit("file_bytes"):
+        raise RuleError(exceeded("file_bytes", limit("file_bytes")), Pos(name), "E005")
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as exc:
@@ -145,35 +157,57 @@ def load_text(text: str, name: str) -> Any:
         raise RuleError(f"YAML syntax error: {problem}", pos, "E002") from None
     except yaml.YAMLError as exc:
         raise RuleError(f"YAML error: {exc}", Pos(name), "E002") from None
+    except RecursionError:  # the pure-Python composer on deeply nested input
+        raise RuleError(f"YAML nested more than {MAX_YAML_DEPTH} levels deep", Pos(name), "E003") from None
     if node is None:
         return None
     _check_expansion(node, name)
     return _Builder(name, text.splitlines()).build(node)
 
 
+def _children(node: yaml.Node) -> list:
+    if isinstance(node, yaml.SequenceNode):
+        return node.value
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return []
+
+
 def _check_expansion(root: yaml.Node, name: str) -> None:
-    """Refuse alias bombs: count nodes as if every alias were copied."""
-    sizes: dict[int, int] = {}
-
-    def size(node: yaml.Node) -> int:
+    """Refuse documents that are too deep, or too large once every alias is copied (alias bombs,
+    one long text referenced many times): count nodes and characters as if expanded."""
+    max_nodes, max_chars = limit("yaml_nodes"), limit("yaml_bytes")
+    sizes: dict[int, tuple[int, int]] = {}  # id(node) -> (nodes, characters), expanded
+    started: set[int] = set()
+    stack: list = [(root, 1, False)]
+    while stack:
+        node, depth, finished = stack.pop()
         key = id(node)
-        if key in sizes:
-            return sizes[key]
-        sizes[key] = 1  # breaks recursive aliases
-        total = 1
-        if isinstance(node, yaml.SequenceNode):
-            total += sum(size(n) for n in node.value)
-        elif isinstance(node, yaml.MappingNode):
-            total += sum(size(k) + size(v) for k, v in node.value)
-        sizes[key] = total
-        if total > MAX_EXPANDED_NODES:
+        if finished:
+            nodes, chars = 1, 0
+            for child in _children(node):
+                n, c = sizes.get(id(child), (1, 0))  # missing: a recursive alias (refused later)
+                nodes += n
+                chars += c
+            sizes[key] = (nodes, chars)
+            if nodes > max_nodes or chars > max_chars:
+                m = node.start_mark
+                which, value = ("yaml_nodes", nodes) if nodes > max_nodes else ("yaml_bytes", chars)
+                raise RuleError(exceeded(which, limit(which), f" ({value} here)"),
+                                Pos(name, m.line + 1, m.column + 1), "E003")
+            continue
+        if key in sizes or key in started:
+            continue
+        if depth > MAX_YAML_DEPTH:
             m = node.start_mark
-            raise RuleError(
-                f"YAML aliases expand to more than {MAX_EXPANDED_NODES} nodes; "
-                "refusing to load (alias bomb?)", Pos(name, m.line + 1, m.column + 1), "E003")
-        return total
-
-    size(root)
+            raise RuleError(f"YAML nested more than {MAX_YAML_DEPTH} levels deep",
+                            Pos(name, m.line + 1, m.column + 1), "E003")
+        if isinstance(node, yaml.ScalarNode):
+            sizes[key] = (1, len(node.value))
+            continue
+        started.add(key)
+        stack.append((node, depth, True))
+        stack.extend((child, depth + 1, False) for child in _children(node))
 
 
 class _Builder:
@@ -189,6 +223,9 @@ class _Builder:
     def build(self, node: yaml.Node) -> Any:
         if isinstance(node, yaml.ScalarNode):
             return self.scalar(node)
+        if node.tag not in _PLAIN_TAGS:  # !!set, !!omap, !!python/object, !custom …
+            raise RuleError(f"unsupported YAML tag {node.tag}: rule files are plain maps, lists and "
+                            "values", self.pos(node), "E002")
         if id(node) in self.active:
             raise RuleError("recursive YAML alias", self.pos(node), "E003")
         self.active.add(id(node))
@@ -207,7 +244,12 @@ class _Builder:
             raise RuleError(f"unsupported YAML tag {node.tag}", self.pos(node), "E002")
         if node.tag == "tag:yaml.org,2002:bool" and node.value.lower() not in ("true", "false"):
             return self.text(node)  # YAML 1.2: yes/no/on/off are words, not booleans
-        value = ctor(_constructor, node)
+        try:
+            value = ctor(_constructor, node)
+        except (ValueError, OverflowError) as exc:  # e.g. an integer of 5,000 digits
+            raise RuleError(f"unreadable value: {str(exc)[:80]}", self.pos(node), "E002") from None
+        if isinstance(value, float) and value != value:
+            raise RuleError(".nan is not a usable number in a rule file", self.pos(node), "E002")
         if isinstance(value, str):
             return self.text(node)
         return value

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from .budget import ATOMIC_WORK, METER, exceeded, how_to_raise, tick
 from .errors import Pos, RuleRuntimeError
+from .guard import describe as _describe
 from .scoring import compute_result
 from .state import Frame, State, Thread
 
 DONE, SUSPEND, FRAME, WAIT, END = 0, 1, 2, 3, 4
-STEP_BUDGET = 1_000_000  # loop iterations allowed from one decision to the next
-MAX_DEPTH = 200  # nested procedure calls
 
 
 def new_thread(S: State, frames: list, player: Any = None, parent: int | None = None) -> Thread:
@@ -30,6 +30,7 @@ def new_thread(S: State, frames: list, player: Any = None, parent: int | None = 
 def run(S: State) -> None:
     """Run every runnable thread until all wait for decisions, or the game is over."""
     S.steps = 0
+    METER.start(S.game.limits)  # the budget of expression work restarts at every decision
     while not S.over:
         for th in S.threads:
             if th.status == "run":
@@ -85,9 +86,14 @@ def run_thread(S: State, th: Thread, base: int) -> int:
                 fr.pc = pc + 1
                 sig = code[pc](S, th, fr)
             if sig == FRAME:
-                if len(frames) > MAX_DEPTH:
-                    raise RuleRuntimeError(f"procedure calls nested more than {MAX_DEPTH} deep "
-                                           f"(in {frames[-1].proc.name}; endless recursion?)",
+                S.steps += 1  # calls count like loop iterations: call trees cannot explode
+                if S.steps > METER.limits.steps:
+                    raise RuleRuntimeError(exceeded("steps", METER.limits.steps, " (endless calls?)"),
+                                           code_pos(frames[-1]), "E310")
+                if len(frames) > METER.limits.depth:
+                    raise RuleRuntimeError(f"procedure calls nested more than {METER.limits.depth} deep "
+                                           f"(in {frames[-1].proc.name}; endless recursion?) (limit `depth`); "
+                                           + how_to_raise("depth"),
                                            code_pos(frames[-1]), "E311")
                 continue
             return sig
@@ -96,7 +102,8 @@ def run_thread(S: State, th: Thread, base: int) -> int:
             exc.pos = code_pos(fr)
         raise
     except RecursionError:
-        raise RuleRuntimeError("expression functions call each other too deeply (endless recursion?)",
+        raise RuleRuntimeError("expression functions call each other too deeply (endless recursion?); "
+                               "Python's own recursion limit stops them",
                                code_pos(fr) if fr else Pos("<rules>"), "E311") from None
     except Exception as exc:  # a rule did something impossible: say where
         raise RuleRuntimeError(_describe(exc), code_pos(fr) if fr else Pos("<rules>"), "E300") from None
@@ -106,10 +113,10 @@ def run_thread(S: State, th: Thread, base: int) -> int:
 def count_loop(S: State, pos: Pos) -> None:
     """Called on every loop back-edge: an endless loop is stopped, naming the loop."""
     S.steps += 1
-    if S.steps > STEP_BUDGET:
+    if S.steps > METER.limits.steps:
         S.steps = 0
-        raise RuleRuntimeError(f"more than {STEP_BUDGET} loop iterations without a decision "
-                               "(a loop that never ends?)", pos, "E310")
+        raise RuleRuntimeError(exceeded("steps", METER.limits.steps, " (a loop that never ends?)"),
+                               pos, "E310")
 
 
 def code_pos(fr: Frame) -> Pos:
@@ -120,23 +127,9 @@ def code_pos(fr: Frame) -> Pos:
     return pos[i] if i < len(pos) and pos[i] is not None else (fr.proc.decl_pos or Pos("<rules>"))
 
 
-def _describe(exc: Exception) -> str:
-    if isinstance(exc, ZeroDivisionError):
-        return "division by zero"
-    if isinstance(exc, KeyError):
-        return f"no such key {exc.args[0]!r}"
-    if isinstance(exc, IndexError):
-        return "index out of range"
-    if isinstance(exc, TypeError):
-        text = str(exc)
-        if "NoneType" in text:
-            return f"a value is none where something else was expected ({text})"
-        return f"wrong kind of value: {text}"
-    return f"{type(exc).__name__}: {exc}"
-
-
 def run_atomic(S: State, proc, L: dict) -> Any:
     """Run a procedure that makes no decision to completion and return its value."""
+    tick(ATOMIC_WORK)
     holder = Frame(None, 0, {})
     th = Thread(-1, [holder, Frame(proc, 0, L, "$r")], None, -2)
     sig = run_thread(S, th, 1)

@@ -15,6 +15,7 @@ import pkgutil
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
+from ..budget import charge
 from ..errors import RuleRuntimeError
 from ..values import Family, ZoneRef
 
@@ -52,9 +53,9 @@ def items(S: Any, value: Any) -> list:
     """A zone, a family, a list or a tuple as a list of its elements."""
     t = type(value)
     if t is list:
-        return value
+        return charge(value)
     if t is ZoneRef:
-        return S.zones[value]
+        return charge(S.zones[value])
     if t is tuple:
         return list(value)
     if t is Family:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..budget import METER, charge, exceeded
 from ..errors import RuleRuntimeError
 from ..labels import label as label_of
 from ..values import PLAYERS, Family, Piece, Player, ZoneRef
@@ -211,16 +212,14 @@ def flatten(S, xss):
     return out
 
 
-MAX_LIST = 1_000_000  # no rule needs more; beyond this a typo would exhaust memory
-
-
 @builtin(name="range", min_args=1, max_args=2)
 def range_(S, a, b=None):
     """range(n): 0 … n-1; range(a, b): a … b-1."""
     r = range(a) if b is None else range(a, b)
-    if len(r) > MAX_LIST:
-        raise RuleRuntimeError(f"range of {len(r)} numbers is too large (limit {MAX_LIST})")
-    return list(r)
+    if len(r) > METER.limits.sequence:
+        raise RuleRuntimeError(exceeded("sequence", METER.limits.sequence, f" (range of {len(r)} numbers)"),
+                               code="E314")
+    return list(charge(r))
 
 
 @builtin(min_args=2)

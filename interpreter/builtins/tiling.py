@@ -149,20 +149,26 @@ _MEMO_LIMIT = 20000
 def completable(occupied: set, shapes: list, w: int, h: int, blocked: set, include: list,
                 links: Any = None, paths: bool = True) -> bool:
     """Plain-Python core of grid_completable (see there)."""
-    key = (frozenset(occupied), repr(shapes), w, h, frozenset(blocked), repr(include), repr(links),
+    shapes_key = repr(shapes)
+    key = (frozenset(occupied), shapes_key, w, h, frozenset(blocked), repr(include), repr(links),
            paths)
     hit = _MEMO.get(key)
     if hit is None:
         if len(_MEMO) >= _MEMO_LIMIT:
             _MEMO.clear()
-        hit = _MEMO[key] = _completable(occupied, shapes, w, h, blocked, include, links, paths)
+            _PIECES.clear()
+        pieces = _PIECES.get(shapes_key)
+        if pieces is None:      # the same pieces are asked about for every spot of a tile
+            pieces = _PIECES[shapes_key] = [_piece(e) for e in shapes]
+        hit = _MEMO[key] = _completable(occupied, pieces, w, h, blocked, include, links, paths)
     return hit
 
 
-def _completable(occupied: set, shapes: list, w: int, h: int, blocked: set, include: list,
+_PIECES: dict = {}        # parsed pieces to come, by their text
+
+
+def _completable(occupied: set, pieces: list, w: int, h: int, blocked: set, include: list,
                  links: Any, paths: bool) -> bool:
-    pieces = [_piece(e) for e in shapes]
-    sizes = {len(s) for p in pieces for s in p}
     need = 0
     big, singles = [], 0
     for p in pieces:
@@ -174,7 +180,6 @@ def _completable(occupied: set, shapes: list, w: int, h: int, blocked: set, incl
             singles += 1
         else:
             big.append((p, singles))
-    del sizes
     base = list(occupied) + list(include)
     if not base:
         return False

@@ -105,3 +105,13 @@ def test_singles_arriving_first_cannot_take_the_place_a_larger_piece_needs():
     # ... which needs the single's path: without it the domino must touch the piece, and the
     # single, put first, would then have nowhere to go but the domino's place
     assert not completable(occupied, [S1, V], paths=False, **column)
+
+
+def test_answers_to_different_pieces_on_one_grid_are_kept_apart():
+    # the parsed pieces are remembered per question: a 3 x 1 strip with its middle taken keeps
+    # taking two singles but never a horizontal domino, whichever was asked first, and asking
+    # again gives the same answers
+    for _ in range(2):
+        assert not completable({(1, 0)}, [H], 3, 1, set(), [(0, 0), (2, 0)])
+        assert completable({(1, 0)}, [S1, S1], 3, 1, set(), [(0, 0), (2, 0)])
+        assert not completable({(1, 0)}, [[H, V]], 3, 1, set(), [(0, 0), (2, 0)])

@@ -381,7 +381,7 @@ flow:
     - id: p
       do: "v = count({expr})"
 """)
-    with pytest.raises(RuleRuntimeError, match="too large"):
+    with pytest.raises(RuleRuntimeError, match="limit `sequence`"):
         game.new_game(2)
 
 
