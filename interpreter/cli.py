@@ -217,6 +217,22 @@ def _register_lab() -> None:
 _register_lab()
 
 
+# ---------------------------------------------------------------------- audit
+@main.command("audit")
+@click.argument("file", type=click.Path())
+@_common_game_options
+@click.option("--games", type=int, default=5, show_default=True, help="How many random games to audit.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the verdict.")
+@_guard
+def audit_cmd(file, players, seed, options, variants, games, as_json) -> None:
+    """Check that hidden information cannot leak: exit 1 on a leak (docs/hidden-information.md)."""
+    from .audit import audit_command
+
+    if games < 1:
+        raise click.UsageError("--games must be at least 1")
+    sys.exit(audit_command(file, players, seed, _parse_options(options), list(variants), games, as_json))
+
+
 # ---------------------------------------------------------------------- replay
 @main.command()
 @click.argument("log", type=click.Path())

@@ -17,6 +17,7 @@ from typing import Any
 from .decisions import DONE, PASS, build_options, labels_of, pending_for
 from .errors import RulebookError
 from .game import Game
+from .resample import resample
 
 
 @dataclass
@@ -53,38 +54,17 @@ def check_invariants(S: Any, initial: dict) -> str | None:
 
 
 def perturb(S: Any, viewer: int, rng: random.Random) -> tuple[Any, dict]:
-    """A clone where every piece hidden from `viewer` is swapped with an indistinguishable one."""
-    T = S.clone()
-    groups: dict = {}
-    for key, zone in T.zones.items():
-        if T.lay.zones[key].grid is not None:
-            continue
-        for i, p in enumerate(zone):
-            if not T.sees(viewer, p):
-                static = T.lay.static[p]
-                comp = T.game.components[static["kind"]]
-                sig = (comp.back, tuple(static.get(a) for a in comp.public), T.face_up(p))
-                groups.setdefault(sig, []).append((key, i, p))
-    mapping = {}
-    for slots in groups.values():
-        pieces = sorted(p for _, _, p in slots)  # canonical first: the result depends only on
-        rng.shuffle(pieces)                      # what the viewer can see, and on rng
-        for (key, i, old), new in zip(slots, pieces):
-            T.zones[key][i] = new
-            T.loc[new] = key
-            mapping[old] = new
-    T.rng.state = rng.getrandbits(64)
-    return T, mapping
+    """A clone where every piece hidden from `viewer` is swapped with an indistinguishable one
+    (kept for existing callers: the engine operation is interpreter.resample.resample)."""
+    return resample(S, viewer, rng)
 
 
-def _seen_by(S: Any, viewer: int, mapping: dict | None = None) -> tuple:
+def _seen_by(S: Any, viewer: int) -> tuple:
     labels = ()
     th = pending_for(S, viewer)
     if th is not None:
         pend = th.pending.copy()
         pend.cache = None  # options are rebuilt from this state, not remembered
-        if mapping is not None:
-            pend.candidates = [mapping.get(c, c) if _is_piece(c) else c for c in pend.candidates]
         if pend.kind != "perform":
             build_options(S, pend, th.frames[-1].L)
         labels = tuple(labels_of(S, pend))
@@ -92,16 +72,11 @@ def _seen_by(S: Any, viewer: int, mapping: dict | None = None) -> tuple:
     return view, tuple(S.log_lines(viewer)), labels
 
 
-def _is_piece(v: Any) -> bool:
-    from .values import Piece
-    return type(v) is Piece
-
-
 def audit_hidden(S: Any, rng: random.Random) -> str | None:
     for viewer in range(S.n):
         before = _seen_by(S, viewer)
-        T, mapping = perturb(S, viewer, rng)
-        after = _seen_by(T, viewer, mapping)
+        T, _ = resample(S, viewer, rng)
+        after = _seen_by(T, viewer)
         for what, a, b in zip(("view", "log", "options"), before, after):
             if a != b:
                 return (f"P{viewer + 1}'s {what} changed when only hidden things changed "

@@ -93,11 +93,12 @@ class Game:
     # ------------------------------------------------------------------ games
     def new_game(self, players: int | None = None, options: dict[str, Any] | None = None,
                  seed: int = 0, lang: str | None = None, logging: bool = True,
-                 rng: Rng | None = None) -> State:
+                 rng: Rng | None = None, prepare: Any = None) -> State:
         """Set up a new game and run it to the first decision. `lang` (e.g. "pt") shows labels
         in that language where the rules give them. `rng` replaces the seeded generator with
         another one of the same interface (adapters use it to turn random draws into explicit
-        chance outcomes)."""
+        chance outcomes). `prepare(state)`, if given, runs before the setup (interpreter.resample
+        uses it to resample hidden pieces from the very start)."""
         n = self.default_players if players is None else int(players)
         opts = self.resolve_options(options)
         key = (n, tuple(opts.values()))  # resolve_options keeps the rule file's option order
@@ -114,6 +115,8 @@ class Game:
         S.lang = lang
         S.logging = logging  # off: no log lines are made at all (simulations)
         _initialise_slots(S)
+        if prepare is not None:
+            prepare(S)
         new_thread(S, [Frame(self.d.procs["main"], 0, {})])
         run(S)
         return S

@@ -82,8 +82,9 @@ def rules_hash(files: list[Path]) -> str:
 class _Builder:
     """Builds one GameDef; collects errors instead of stopping at the first."""
 
-    def __init__(self, doc: YMap, files: list[Path]):
+    def __init__(self, doc: YMap, files: list[Path], flows: bool = True):
         self.doc = doc
+        self.flows = flows  # run the information-flow check (interpreter/infoflow.py)
         self.files = files
         meta = doc.get("game") or {}
         players = meta.get("players") or {}
@@ -172,6 +173,9 @@ class _Builder:
         self.checks()
         self.compiler_checks()
         self.errors.extend(self.compiler.errors)
+        if self.flows and not self.errors:
+            from .infoflow import check_flows
+            self.errors.extend(check_flows(self.doc, self.game))
         if self.errors:
             raise RuleErrors(self.errors)
         return self.game
@@ -612,5 +616,5 @@ class _Builder:
             self.err("a game needs a `flow`", self.doc.pos, "E107")
 
 
-def build_game(doc: YMap, files: list[Path]) -> GameDef:
-    return _Builder(doc, files).build()
+def build_game(doc: YMap, files: list[Path], flows: bool = True) -> GameDef:
+    return _Builder(doc, files, flows).build()

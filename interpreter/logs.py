@@ -12,6 +12,10 @@ from .labels import label, piece_label, player_label
 from .options import labels_of
 from .values import Piece, ZoneRef
 
+# Called as watch(S) whenever a log line is written: the hidden-information audit
+# (interpreter/audit.py) notes what each player could see at that moment.
+LINE_WATCHERS: list = []
+
 
 def _parts(S: Any, value: Any) -> list:
     """A value as log parts (pieces keep who could see them when the line was written)."""
@@ -35,6 +39,8 @@ def _parts(S: Any, value: Any) -> list:
 
 
 def log_entry(S: Any, values: list, th: Any = None) -> list:
+    for watch in LINE_WATCHERS:
+        watch(S)
     parts: list = []
     for v in values:
         if type(v) is str:

@@ -66,6 +66,17 @@ def make_log(game: Game, played: Played, entry: str, players: int, options: dict
     }
 
 
+def player_log(S: Any, viewer: int) -> dict:
+    """What may be handed to one player after (or during) a game: the log as that player read
+    it, and the result. Unlike make_log (the referee's record: seed, every decision, the full
+    log, from which everything hidden can be recomputed) it holds nothing hidden from them."""
+    data = {"format": LOG_FORMAT, "game": S.game.id, "viewer": int(viewer), "players": S.n,
+            "options": S.options, "log": S.log_lines(viewer), "over": S.over}
+    if S.over:
+        data.update(scores=S.returns(), winners=S.winners())
+    return data
+
+
 def check_output_path(path: str | Path, what: str = "--log") -> None:
     """Refuse an output path that cannot be written, before any work starts (E501)."""
     target = Path(path)

@@ -31,6 +31,15 @@ def _piece_view(S: Any, piece: Piece, viewer: Any) -> dict:
     return out
 
 
+def _unordered(shown: list) -> list:
+    """An unordered zone: visible pieces as they are, then hidden ones in a fixed order (when
+    each arrived is not part of the zone, and would tell which hidden piece is which)."""
+    hidden = [v for v in shown if v.get("hidden")]
+    if not hidden:
+        return shown
+    return [v for v in shown if not v.get("hidden")] + sorted(hidden, key=lambda v: sorted(v.items(), key=str))
+
+
 def _visible_slot(info: Any, viewer: Any) -> bool:
     if viewer is None or info.visibility == "public":
         return True
@@ -43,7 +52,10 @@ def view(S: Any, viewer: Any = None) -> dict:
     for key, pieces in S.zones.items():
         if not pieces or key == "box":
             continue
-        zones[str(key)] = [_piece_view(S, p, viewer) for p in pieces]
+        shown = [_piece_view(S, p, viewer) for p in pieces]
+        if not S.lay.zones[key].ordered and viewer is not None:
+            shown = _unordered(shown)
+        zones[str(key)] = shown
     counters = {k: v for k, v in S.counters.items() if _visible_slot(S.lay.counters[k], viewer)}
     variables = {}
     for k, v in S.vars.items():

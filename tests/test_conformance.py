@@ -5,6 +5,7 @@ Quick suite: a few games per valid (players, options) configuration and per vari
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,10 @@ SLOW_GAMES = 100
 
 
 def _entries() -> list[Path]:
-    return game_entry_files(RULES) + sorted(FIXTURES.glob("*.yaml"))
+    """rules/ and the fixtures, plus the folders in $RULEBOOK_RULES_DIRS (os.pathsep-separated):
+    `RULEBOOK_RULES_DIRS=~/my_games pytest tests/test_conformance.py` checks your own games."""
+    extra = [game_entry_files(Path(d).resolve()) for d in os.environ.get("RULEBOOK_RULES_DIRS", "").split(os.pathsep) if d]
+    return game_entry_files(RULES) + sorted(FIXTURES.glob("*.yaml")) + [f for found in extra for f in found]
 
 
 def _cases(games: int) -> list:
@@ -31,7 +35,7 @@ def _cases(games: int) -> list:
             game = Game.load(entry)
         except Exception:  # reported by test_rule_files_validate
             continue
-        rel = entry.relative_to(ROOT)
+        rel = entry.relative_to(ROOT) if entry.is_relative_to(ROOT) else entry
         for n, opts in configurations(game):
             label = ",".join(f"{k}={v}" for k, v in sorted(opts.items()) if v != game.d.options[k].default)
             for seed in range(games):
@@ -80,7 +84,7 @@ def test_conformance_slow(entry, variants, players, options, seed):
         assert not report.problems, f"seed {1000 + s}:\n" + "\n".join(report.problems)
 
 
-@pytest.mark.parametrize("entry", _entries(), ids=lambda p: str(Path(p).relative_to(ROOT)))
+@pytest.mark.parametrize("entry", _entries(), ids=lambda p: str(Path(p).relative_to(ROOT) if Path(p).is_relative_to(ROOT) else p))
 def test_default_setup_is_playable(entry):
     """`rulebook play FILE` with no --players or --option must start a game."""
     game = _game(entry, ())

@@ -8,8 +8,8 @@ player's own picks replayed and everyone else's drawn at random (same number of 
 seen at a table). The result depends only on the player's information and on the agent's
 generator.
 
-This is the one place the agents reach for the engine's resampling operation (today
-conformance.perturb), so moving that operation is a change here only.
+This is the one place the agents reach for the engine's resampling operation
+(`interpreter.resample.resample`, which also re-rolls hidden dice).
 """
 from __future__ import annotations
 
@@ -131,42 +131,10 @@ def _game(definition: Any) -> Any:
 
 
 def _resample(state: Any, player: int, rng: random.Random) -> Any:
-    from ..conformance import perturb  # the engine's resampling operation
+    """The engine's resampling from the player's information: hidden pieces swapped among
+    look-alike places (references held by running rules follow them), hidden dice rolled again,
+    a fresh random future."""
+    from ..resample import resample
 
-    world, mapping = perturb(state, player, rng)
-    _follow(world, mapping)
+    world, _ = resample(state, player, rng)
     return world
-
-
-def _follow(world: Any, mapping: dict) -> None:
-    """Pieces named by running rule code (pending options, locals, variables) follow the swap:
-    a pending choice among the cards in a hand must offer the cards now in that hand."""
-    moved = {old: new for old, new in mapping.items() if old != new}
-    if not moved:
-        return
-    for key, value in world.vars.items():
-        world.vars[key] = _swap(value, moved)
-    for thread in world.threads:
-        for frame in thread.frames:
-            frame.L = {k: _swap(v, moved) for k, v in frame.L.items()}
-        pend = thread.pending
-        if pend is not None:
-            pend.candidates = _swap(pend.candidates, moved)
-            pend.picked = _swap(pend.picked, moved)
-            pend.cache = None
-            if pend.kind == "perform":
-                pend.options = _swap(pend.options, moved)
-            else:  # options and their labels made afresh from this world
-                build_options(world, pend, thread.frames[-1].L if thread.frames else None)
-
-
-def _swap(value: Any, moved: dict) -> Any:
-    if type(value) is Piece:
-        return moved.get(value, value)
-    if isinstance(value, list):
-        return [_swap(v, moved) for v in value]
-    if isinstance(value, tuple):
-        return tuple(_swap(v, moved) for v in value)
-    if isinstance(value, dict):
-        return {k: _swap(v, moved) for k, v in value.items()}
-    return value

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from interpreter.agents import parse_agents
-from interpreter.agents.determinize import _follow
-from interpreter.conformance import _comparable, _seen_by, perturb
+from interpreter.conformance import _comparable, _seen_by
+from interpreter.resample import resample
 from interpreter.decisions import DONE, PASS, pending_for
 from interpreter.game import Game
 
@@ -21,10 +21,9 @@ AGENTS = ["random", "first", "last", "greedy", "mcts:8,depth=6", "ismcts:8,depth
 
 
 def hidden_twin(S, player: int, rng: random.Random):
-    """A copy of S where only what `player` cannot see is different (the engine's audit swap,
-    with running rule code following the swapped pieces); None if nothing is hidden."""
-    T, mapping = perturb(S, player, rng)
-    _follow(T, mapping)
+    """A copy of S where only what `player` cannot see is different (the engine's resampling:
+    running rule code follows the swapped pieces); None if nothing is hidden."""
+    T, _ = resample(S, player, rng)
     if T.hash() == S.hash():
         return None
     assert _seen_by(S, player) == _seen_by(T, player), "the twin must look the same to the player"

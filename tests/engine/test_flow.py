@@ -438,7 +438,7 @@ flow:
   rounds: 1
   phases:
     - id: p
-      do: "v = [r.id for r in rows] + [top(deck).id >= 0]"
+      do: "v = [r.id for r in rows] + [disclose(top(deck).id >= 0)]"   # (a hidden card: see infoflow)
 """)
     assert game.new_game(2).vars["v"] == ["first", "second", True]
 

@@ -1,0 +1,696 @@
+"""The load-time information-flow check: hidden data must not reach what a player sees.
+
+Every expression of the rules is given the set of hidden *sources* it reads. A source is an
+attribute (other than the component's `public:` ones) of a piece taken from a zone whose faces
+some players cannot see: an owner-only zone (seen by its owner, the zone's player index), a
+hidden zone (seen by nobody: deck order), a face-down zone. (Counters and variables are not
+sources: what is stored in them is checked where it is set.) Sources flow through locals, expressions, comprehensions, lambdas and expression
+functions (inlined at each call). Membership decided by hidden data (a filter, a `where`, a
+sort key) taints the collection: its size, its order and which pieces it holds.
+
+Sinks are what a player sees: log lines and the end-of-game reason (everyone), a choice's
+prompt, option labels, option set (`from`, `where`, counts: the decider), public counters and
+variables (everyone), owner counters and variables (their owner), the order of a public zone,
+and statements run only when a hidden condition holds (their visible effect tells the outcome).
+
+A flow is accepted when the source is disclosed in the same procedure before the next decision
+(players only look between decisions): `reveal X to players` (everyone), `reveal X to p` (p),
+`reveal X` or `flip X` face up in a zone showing face-up pieces to all, a move into a public
+face-up zone, a `call` of a procedure that does one of these, or when the value is wrapped in
+`disclose(…)` (an intended announcement).
+
+The check is deliberately conservative in what it calls a source (custom visibility rules,
+zones whose faces change during play, `pieces(component)`, values passed into `do:` procedures,
+are left to the run-time audit, interpreter/audit.py): every finding is a flow written in the
+rules, so the included games load with no finding.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from . import ast
+from .errors import Pos, RuleError
+from .parser import parse_block, parse_expr
+from .source import SourceMap, YMap
+
+EVERYONE = None  # a sink seen by every player
+ANY_OWNER = "*"  # a source owned by "some player" (zones(hand), hand without index)
+
+CODES = {
+    "log": "E240", "end": "E240", "prompt": "E241", "label": "E241", "options": "E242",
+    "slot": "E243", "condition": "E244", "order": "E245",
+}
+KEEP_ORIGIN = {"top", "bottom", "first", "last", "filter", "sort", "unique", "reverse", "shuffled",
+               "random_choice", "without", "remove", "append", "concat", "flatten", "argmax", "argmin",
+               "min", "max", "get"}
+SINGLE = {"top", "bottom", "first", "last", "random_choice", "min", "max", "get"}
+SIZE_ONLY = {"count", "len", "empty"}
+
+
+@dataclass(frozen=True)
+class Source:
+    family: str
+    owner: str | None  # fingerprint of the player who sees it; None: nobody
+    what: str
+    pos: Pos
+    handle: str | None = None  # the local holding the piece read, if any (disclosing it covers)
+
+
+@dataclass(frozen=True)
+class AV:
+    """What an expression reads: hidden sources, and where its pieces come from."""
+
+    taint: frozenset = frozenset()
+    origin: tuple | None = None  # (zone family, owner fingerprint) of the piece(s) it gives
+    single: bool = False  # one piece (shown masked when hidden), not a collection
+
+    def __or__(self, other: "AV") -> "AV":
+        return AV(self.taint | other.taint, self.origin or other.origin, False)
+
+    def plain(self) -> "AV":
+        return AV(self.taint)
+
+
+CLEAN = AV()
+
+
+def fingerprint(node: Any, subst: dict | None = None) -> str:
+    """An expression as text, positions ignored: `hand[next_player(p)]` → next_player(p).
+    `subst`: parameter name -> the caller's argument text (inside an inlined function)."""
+    if subst:
+        return _fingerprint(node, subst)
+    return _fingerprint(node, {})
+
+
+def _fingerprint(node: Any, subst: dict) -> str:
+    if isinstance(node, ast.Name):
+        return subst.get(node.id, node.id)
+    if isinstance(node, ast.Const):
+        return repr(node.value)
+    if isinstance(node, ast.Call):
+        args = ", ".join(_fingerprint(a, subst) for a in node.args)
+        return f"{_fingerprint(node.func, {})}({args})"
+    if isinstance(node, ast.Attr):
+        return f"{_fingerprint(node.obj, subst)}.{node.name}"
+    if isinstance(node, ast.Index):
+        return f"{_fingerprint(node.obj, {})}[{', '.join(_fingerprint(k, subst) for k in node.keys)}]"
+    if isinstance(node, ast.Node):
+        parts = [_fingerprint(v, subst) for v in vars(node).values() if isinstance(v, ast.Node)]
+        return f"{type(node).__name__}({', '.join(parts)})"
+    return str(node)
+
+
+@dataclass
+class Marks:
+    """Disclosures in one procedure, with the stretch between decisions (epoch) they happen in.
+    A disclosure covers what comes after it, and what came before it in the same stretch (the
+    first pass collects those): players only look between decisions."""
+
+    epoch: int = 0
+    everyone: dict = field(default_factory=dict)  # family -> epoch
+    viewers: dict = field(default_factory=dict)  # (family, viewer fingerprint) -> epoch
+    pre_everyone: dict = field(default_factory=dict)  # from the first pass
+    pre_viewers: dict = field(default_factory=dict)
+
+    def covers(self, family: Any, viewer: str | None) -> bool:
+        """`family`: a zone family, "$local" (the piece(s) a local holds) or a Source."""
+        if family in self.everyone or self.pre_everyone.get(family) == self.epoch:
+            return True
+        return viewer is not None and ((family, viewer) in self.viewers
+                                       or self.pre_viewers.get((family, viewer)) == self.epoch)
+
+    def disclose(self, family: Any, viewer: str | None) -> None:
+        if viewer is None:
+            self.everyone.setdefault(family, self.epoch)
+        else:
+            self.viewers.setdefault((family, viewer), self.epoch)
+
+
+@dataclass
+class Flow:
+    """Where the analysis is inside one procedure."""
+
+    env: dict
+    decider: str | None  # fingerprint of the default chooser (`player` in turns and actions)
+    pc: frozenset = frozenset()  # sources the current branch depends on
+    marks: Marks = field(default_factory=Marks)
+    depth: int = 0
+    subst: dict = field(default_factory=dict)  # parameter -> argument text (inlined functions)
+
+    def child(self, env: dict | None = None, pc: frozenset | None = None) -> "Flow":
+        return Flow(dict(self.env) if env is None else env, self.decider,
+                    self.pc if pc is None else pc, self.marks, self.depth, self.subst)
+
+    def fp(self, node: Any) -> str:
+        return fingerprint(node, self.subst)
+
+
+class FlowCheck:
+    """Runs the check over one merged rule document and its compiled definition."""
+
+    def __init__(self, doc: YMap, game: Any):
+        self.doc, self.game = doc, game
+        self.errors: list[RuleError] = []
+        self.seen: set = set()
+        self.expr_fns: dict = {}
+        self.public_attrs = self._public_attrs()
+        self.logs: list = []  # (text, pos) of every log statement (the audit finds rules by them)
+        self.quiet = False  # a first pass that only collects what gets disclosed
+        self.proc_discloses: dict = {}  # procedure name -> (families, {family: viewers})
+
+    # ------------------------------------------------------------------ definitions
+    def _public_attrs(self) -> set:
+        defined: dict = {}
+        for comp in self.game.components.values():
+            names = set(comp.public)
+            attrs = set()
+            for item in comp.items:
+                attrs |= set(item.attrs)
+            for a in attrs | set(comp.mutable):
+                defined.setdefault(a, []).append(a in names)
+            for a in names:
+                defined.setdefault(a, []).append(True)
+        return {a for a, flags in defined.items() if all(flags)}
+
+    def zone_secrecy(self, family: str) -> str | None:
+        """"owner", "hidden", or None (everyone sees the faces, or it depends on play)."""
+        z = self.game.zones.get(family)
+        if z is None or z.custom is not None or z.grid is not None:
+            return None
+        rule = z.vis_up
+        if z.face is False:
+            rule = z.vis_down
+        if rule == "all":
+            return None
+        if rule == "owner":
+            if z.owner is not None or not any(d.kind == "player" for d in z.dims):
+                return None  # the owner is computed at run time: left to the audit
+            return "owner"
+        return "hidden"
+
+    def zone_is_public(self, family: str, face: bool | None) -> bool:
+        z = self.game.zones.get(family)
+        if z is None or z.custom is not None:
+            return False
+        if face is False or z.face is False:
+            return z.vis_down == "all"
+        return z.vis_up == "all"
+
+    def _player_key(self, family: Any, keys: list, f: Flow | None = None) -> str:
+        dims = family.dims
+        for i, d in enumerate(dims):
+            if d.kind == "player" and i < len(keys):
+                return f.fp(keys[i]) if f is not None else fingerprint(keys[i])
+        return ANY_OWNER
+
+    # ------------------------------------------------------------------ expressions
+    def ev(self, n: Any, f: Flow) -> AV:
+        method = getattr(self, "e_" + type(n).__name__, None)
+        if method is None:
+            out = CLEAN
+            for child in _children(n):
+                out = out | self.ev(child, f).plain()
+            return out
+        return method(n, f)
+
+    def e_Const(self, n, f):
+        return CLEAN
+
+    def e_Name(self, n, f):
+        if n.id in f.env:
+            return f.env[n.id]
+        g = self.game
+        if n.id in g.zones:
+            return AV(origin=(n.id, ANY_OWNER))
+        return CLEAN
+
+    def e_Index(self, n, f):
+        keys = [self.ev(k, f) for k in n.keys]
+        key_taint = frozenset().union(*(k.taint for k in keys)) if keys else frozenset()
+        g = self.game
+        if isinstance(n.obj, ast.Name) and n.obj.id not in f.env:
+            name = n.obj.id
+            if name in g.zones:
+                return AV(key_taint, (name, self._player_key(g.zones[name], n.keys, f)))
+            if name in g.counters or name in g.variables:
+                return AV(key_taint)  # what a counter holds is checked where it is set
+        obj = self.ev(n.obj, f)
+        return AV(obj.taint | key_taint, obj.origin, obj.origin is not None)
+
+    def e_Attr(self, n, f):
+        obj = self.ev(n.obj, f)
+        taint = obj.taint
+        if obj.origin is not None and n.name not in self.public_attrs:
+            family, owner = obj.origin
+            secrecy = self.zone_secrecy(family)
+            if secrecy is not None:
+                who = owner if secrecy == "owner" else None
+                what = f"the {n.name} of a piece in {family}" + (f"[{owner}]" if who and who != ANY_OWNER else "")
+                handle = n.obj.id if isinstance(n.obj, ast.Name) and n.obj.id in f.env else None
+                taint = taint | {Source(family, who, what, n.pos, handle)}
+        return AV(taint)
+
+    def e_Lambda(self, n, f):
+        return self.ev(n.body, f.child())
+
+    def e_Comprehension(self, n, f):
+        it = self.ev(n.iter, f)
+        inner = f.child()
+        inner.env[n.var] = AV(it.taint, it.origin, it.origin is not None)
+        cond = self.ev(n.cond, inner) if n.cond is not None else CLEAN
+        elt = self.ev(n.elt, inner)
+        return AV(it.taint | cond.taint | elt.taint, elt.origin, False)
+
+    def e_ListLit(self, n, f):
+        items = [self.ev(x, f) for x in n.items]
+        origins = {x.origin for x in items}
+        taint = frozenset().union(*(x.taint for x in items)) if items else frozenset()
+        return AV(taint, origins.pop() if len(origins) == 1 else None)
+
+    e_TupleLit = e_ListLit
+
+    def e_Ternary(self, n, f):
+        cond = self.ev(n.cond, f)
+        a, b = self.ev(n.then, f), self.ev(n.orelse, f)
+        return AV(cond.taint | a.taint | b.taint, a.origin or b.origin, a.single and b.single)
+
+    def e_Call(self, n, f):
+        name = n.func.id if isinstance(n.func, ast.Name) else None
+        if name == "disclose":
+            return CLEAN
+        args = [self.ev(a, f) if not isinstance(a, ast.Lambda) else None for a in n.args]
+        first = next((a for a in args if a is not None), CLEAN)
+        lambdas = CLEAN
+        for a in n.args:
+            if isinstance(a, ast.Lambda):
+                inner = f.child()
+                inner.env[a.param] = AV(first.taint, first.origin, first.origin is not None)
+                lambdas = lambdas | self.ev(a.body, inner).plain()
+        for v in n.kwargs.values():
+            lambdas = lambdas | self.ev(v, f).plain()
+        taint = frozenset().union(*(a.taint for a in args if a is not None)) | lambdas.taint
+        fn = self.game.functions.get(name) if name else None
+        if fn is not None:
+            return self._user_call(name, n, args, f) if fn.proc is None else AV(taint)
+        if name == "zones" and n.args and isinstance(n.args[0], ast.Name):
+            return AV(taint, (n.args[0].id, ANY_OWNER))
+        if name in SIZE_ONLY:
+            return AV(taint)
+        if name in KEEP_ORIGIN:
+            origins = {a.origin for a in args if a is not None and a.origin is not None}
+            origin = origins.pop() if len(origins) == 1 else None
+            return AV(taint, origin, name in SINGLE and origin is not None)
+        return AV(taint)
+
+    def _user_call(self, name: str, n: ast.Call, args: list, f: Flow) -> AV:
+        """An expression function, analysed with its arguments' sources (inlined)."""
+        node = self.expr_fns.get(name)
+        fn = self.game.functions[name]
+        if node is None or f.depth > 8:
+            return AV(frozenset().union(*(a.taint for a in args if a is not None)))
+        env = {p: (args[i] if i < len(args) and args[i] is not None else CLEAN) for i, p in enumerate(fn.params)}
+        subst = {p: f.fp(n.args[i]) for i, p in enumerate(fn.params) if i < len(n.args)}
+        inner = Flow(env, f.decider, f.pc, f.marks, f.depth + 1, subst)
+        return self.ev(node, inner)
+
+    # ------------------------------------------------------------------ sinks
+    def leaks(self, av: AV, viewer: str | None, f: Flow, masked: bool = False) -> list[Source]:
+        taint = av.taint | f.pc
+        if masked and av.single and av.origin is not None and self.zone_secrecy(av.origin[0]) is not None:
+            taint = f.pc  # a hidden piece itself is shown masked: which one it is does not show
+        out = []
+        for src in taint:
+            if f.marks.covers(src.family, viewer) or f.marks.covers(src, viewer) or (
+                    src.handle is not None and f.marks.covers("$" + src.handle, viewer)):
+                continue
+            if viewer is not EVERYONE and src.owner is not None and src.owner == viewer:
+                continue
+            out.append(src)
+        return sorted(out, key=lambda s: (s.pos.line, s.pos.col, s.what))
+
+    def check(self, av: AV, sink: str, what: str, pos: Pos, viewer: str | None, f: Flow,
+              masked: bool = False) -> None:
+        if self.quiet:
+            return
+        found = self.leaks(av, viewer, f, masked)
+        if not found:
+            return
+        direct = [s for s in found if s in av.taint]
+        src = (direct or found)[0]
+        implicit = not direct
+        key = (pos, sink, src.what)
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        whom = "everyone" if viewer is EVERYONE else viewer
+        seen_by = "nobody" if src.owner is None else (
+            "each player only for their own" if src.owner == ANY_OWNER else src.owner)
+        where = f" (read at {src.pos})" if src.pos != pos else ""
+        how = "decides whether it happens" if implicit else "flows into it"
+        code = CODES["condition"] if implicit else CODES[sink]
+        self.errors.append(RuleError(
+            f"hidden information reaches {what}, seen by {whom}: {src.what}{where}, seen by "
+            f"{seen_by}, {how}. {HINTS['condition' if implicit else sink]}", pos, code))
+
+    # ------------------------------------------------------------------ text with {expr}
+    def text_parts(self, text: str, base: Pos) -> list:
+        out, i = [], 0
+        while i < len(text):
+            if text.startswith("{{", i) or text.startswith("}}", i):
+                i += 2
+                continue
+            if text[i] == "{":
+                end = text.find("}", i)
+                if end < 0:
+                    return out
+                src = SourceMap(base.file, base.line, base.col + 1 + i + 1, None, 0)
+                try:
+                    out.append((parse_expr(text[i + 1:end], src), src.at(1, 1)))
+                except RuleError:
+                    pass  # reported by the compiler
+                i = end + 1
+            else:
+                i += 1
+        return out
+
+    def check_text(self, text: str, base: Pos, sink: str, what: str, viewer: str | None, f: Flow) -> None:
+        for node, pos in self.text_parts(text, base):
+            self.check(self.ev(node, f), sink, what, pos, viewer, f, masked=True)
+
+    # ------------------------------------------------------------------ statements
+    def block(self, stmts: list, f: Flow) -> None:
+        for s in stmts:
+            method = getattr(self, "s_" + type(s).__name__, None)
+            if method is not None:
+                method(s, f)
+
+    def s_Let(self, n, f):
+        f.env[n.name] = self._with_pc(self.ev(n.value, f), f)
+        self._called(n.value, f)
+
+    def _with_pc(self, av: AV, f: Flow) -> AV:
+        return AV(av.taint | f.pc, av.origin, av.single) if f.pc else av
+
+    def s_Assign(self, n, f):
+        value = self.ev(n.value, f)
+        t = n.target
+        name = t.id if isinstance(t, ast.Name) else (t.obj.id if isinstance(t, ast.Index)
+                                                     and isinstance(t.obj, ast.Name) else None)
+        if name is not None and name in f.env and isinstance(t, ast.Name):
+            old = f.env[name] if n.op != "=" else CLEAN
+            f.env[name] = self._with_pc(AV(value.taint | old.taint, value.origin, value.single), f)
+            return
+        g = self.game
+        fam = g.counters.get(name) or g.variables.get(name) if name else None
+        if fam is None or name in ("round", "phase") or getattr(fam, "internal", False):
+            return  # internal variables are never shown
+        keys = t.keys if isinstance(t, ast.Index) else []
+        av = value
+        for k in keys:
+            av = av | self.ev(k, f).plain()
+        label = "counter" if name in g.counters else "variable"
+        if fam.visibility == "public":
+            self.check(av, "slot", f"the public {label} {name}", n.pos, EVERYONE, f, masked=True)
+        elif fam.visibility == "owner":
+            viewer = self._player_key(fam, keys, f)
+            self.check(av, "slot", f"the {label} {name}[{viewer}]", n.pos, viewer, f, masked=True)
+
+    def s_ExprStmt(self, n, f):
+        self.ev(n.expr, f)
+        self._called(n.expr, f)
+
+    def _called(self, node: Any, f: Flow) -> None:
+        """A `call f(…)` of a procedure discloses what that procedure discloses."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            for family, viewer in self.proc_discloses.get(node.func.id, ()):
+                f.marks.disclose(family, viewer)
+            proc = self.game.procs.get("fn:" + node.func.id)
+            if proc is not None and proc.suspends:
+                f.marks.epoch += 1
+
+    def s_Log(self, n, f):
+        if not self.quiet and (n.text, n.text_pos or n.pos) not in self.logs:
+            self.logs.append((n.text, n.text_pos or n.pos))
+        self.check_text(n.text, n.text_pos or n.pos, "log", "a log line", EVERYONE, f)
+
+    def s_EndGame(self, n, f):
+        if n.reason:
+            self.check_text(n.reason, n.text_pos or n.pos, "end", "the end-of-game reason", EVERYONE, f)
+
+    def s_Choose(self, n, f):
+        viewer = f.fp(n.by) if n.by is not None else f.decider
+        source = self.ev(n.source, f)
+        if n.by is not None:
+            self.ev(n.by, f)
+        element = AV(source.taint, source.origin, source.origin is not None)
+        inner = f.child()
+        inner.env[n.var] = element
+        if viewer is not None:
+            self.check(AV(source.taint), "options", "the options offered", n.source.pos, viewer, f)
+            if n.where is not None:
+                self.check(self.ev(n.where, inner), "options", "which options are legal (where)",
+                           n.where.pos, viewer, f)
+            for bound in (n.low, n.high):
+                if bound is not None:
+                    self.check(self.ev(bound, f), "options", "how many options may be picked",
+                               bound.pos, viewer, f)
+            if n.prompt:
+                self.check_text(n.prompt, n.pos, "prompt", "the prompt", viewer, f)
+            if n.label is not None:
+                if isinstance(n.label, ast.Const) and isinstance(n.label.value, str):
+                    self.check_text(n.label.value, n.label.pos, "label", "the option labels", viewer, inner)
+                else:
+                    self.check(self.ev(n.label, inner), "label", "the option labels", n.label.pos,
+                               viewer, inner, masked=True)
+        f.env[n.var] = element if n.count == "one" else AV(source.taint, source.origin)
+        f.marks.epoch += 1
+
+    def s_Perform(self, n, f):
+        viewer = f.fp(n.by) if n.by is not None else f.decider
+        if viewer is not None and n.prompt:
+            self.check_text(n.prompt, n.pos, "prompt", "the prompt", viewer, f)
+        f.marks.epoch += 1
+
+    def s_If(self, n, f):
+        pc = f.pc
+        for cond, body in n.branches:
+            c = self.ev(cond, f)
+            pc = pc | c.taint
+            self.block(body, f.child(env=f.env, pc=pc))
+        self.block(n.orelse, f.child(env=f.env, pc=pc))
+
+    def s_While(self, n, f):
+        c = self.ev(n.cond, f)
+        self.block(n.body, f.child(env=f.env, pc=f.pc | c.taint))
+
+    def s_For(self, n, f):
+        it = self.ev(n.iter, f)
+        f.env[n.var] = AV(frozenset(), it.origin, it.origin is not None)
+        order = f.pc | it.taint  # the loop runs in an order (and a number of times) set by them
+        for _ in range(2):  # a second pass sees what the first one assigned
+            self.block(n.body, f.child(env=f.env, pc=order))
+
+    def s_Repeat(self, n, f):
+        c = self.ev(n.count, f)
+        self.block(n.body, f.child(env=f.env, pc=f.pc | c.taint))
+
+    def s_Simultaneous(self, n, f):
+        it = self.ev(n.iter, f)
+        inner = f.child(env=f.env)
+        inner.env[n.var] = AV(it.taint)
+        inner.decider = n.var
+        self.block(n.body, inner)
+        f.marks.epoch += 1
+
+    def _moved(self, what: Any, f: Flow) -> str | None:
+        """The zone family whose whole contents `what` names, if it does."""
+        if isinstance(what, ast.Index) and isinstance(what.obj, ast.Name) and what.obj.id in self.game.zones:
+            return what.obj.id
+        if isinstance(what, ast.Name) and what.id in self.game.zones and what.id not in f.env:
+            return what.id
+        if isinstance(what, ast.Call) and isinstance(what.func, ast.Name) and what.func.id == "zones" \
+                and what.args and isinstance(what.args[0], ast.Name):
+            return what.args[0].id
+        return None
+
+    def _disclose(self, what: Any, viewers: str | None, f: Flow) -> None:
+        family = self._moved(what, f)
+        if isinstance(what, ast.Name) and what.id in f.env:
+            f.marks.disclose("$" + what.id, viewers)  # the piece this local holds
+            av = f.env[what.id]
+            for src in av.taint:  # and what decided which pieces it holds, now in sight
+                f.marks.disclose(src, viewers)
+            if viewers is EVERYONE:
+                f.env[what.id] = AV(frozenset(), None, av.single)
+            if av.origin is not None and av.origin[0] and family is None:
+                return
+        if family is None:
+            return
+        f.marks.disclose(family, viewers)
+
+    def _to_family(self, node: Any, f: Flow) -> str | None:
+        if isinstance(node, ast.Index) and isinstance(node.obj, ast.Name):
+            return node.obj.id if node.obj.id in self.game.zones else None
+        if isinstance(node, ast.Name) and node.id in self.game.zones and node.id not in f.env:
+            return node.id
+        return None
+
+    def _move_into(self, what: Any, dest: Any, face: bool | None, pos: Pos, f: Flow) -> None:
+        moved = self.ev(what, f)
+        family = self._to_family(dest, f)
+        if family is None:
+            return
+        if self.zone_is_public(family, face):
+            z = self.game.zones[family]
+            if z.ordered:  # sorting the very pieces that become visible tells nothing more
+                own = moved.origin[0] if moved.origin else None
+                order = AV(frozenset(x for x in moved.taint if x.family != own))
+                self.check(order, "order", f"the order of the public zone {family}", pos, EVERYONE, f)
+            self._disclose(what, EVERYONE, f)
+
+    def s_Move(self, n, f):
+        self._move_into(n.what, n.to, n.face, n.pos, f)
+
+    def s_Draw(self, n, f):
+        self.ev(n.count, f)
+        self._move_into(n.source, n.dest, n.face, n.pos, f)
+
+    def s_Reveal(self, n, f):
+        what = self.ev(n.what, f)
+        if n.to is None:
+            self._turn_up(n.what, what, f)
+        elif isinstance(n.to, ast.Name) and n.to.id == "players":
+            self._disclose(n.what, EVERYONE, f)
+        else:
+            self._disclose(n.what, f.fp(n.to), f)
+
+    def s_Flip(self, n, f):
+        if n.face is not False:
+            self._turn_up(n.what, self.ev(n.what, f), f)
+
+    def _turn_up(self, node: Any, what: AV, f: Flow) -> None:
+        """Face up shows a piece to whoever the zone shows face-up pieces to (E236 warns when
+        that is not everyone)."""
+        family = self._moved(node, f) or (what.origin[0] if what.origin else None)
+        z = self.game.zones.get(family) if family else None
+        if z is None or (z.custom is None and z.vis_up == "all"):
+            self._disclose(node, EVERYONE, f)
+
+    # ------------------------------------------------------------------ driving
+    def run_block(self, text: Any, decider: str | None, params: Iterable[str] = ()) -> None:
+        if not isinstance(text, str) or not text.strip():
+            return
+        try:
+            stmts = parse_block(text)
+        except RuleError:
+            return  # reported by the loader
+        self.run_stmts(stmts, decider, params)
+
+    def run_stmts(self, stmts: list, decider: str | None, params: Iterable[str] = ()) -> Flow:
+        """Two passes: the first collects what the procedure discloses (a disclosure anywhere in
+        it, before the next decision in practice, covers the whole procedure), the second checks."""
+        quiet, self.quiet = self.quiet, True
+        first = Flow({p: CLEAN for p in params}, decider)
+        self.block(stmts, first)
+        self.quiet = quiet
+        if quiet:
+            return first
+        marks = Marks(pre_everyone=dict(first.marks.everyone), pre_viewers=dict(first.marks.viewers))
+        second = Flow({p: CLEAN for p in params}, decider, marks=marks)
+        self.block(stmts, second)
+        return second
+
+    def _procedure_disclosures(self, funcs: dict) -> None:
+        bodies = {}
+        for name, spec in funcs.items():
+            if isinstance(spec, dict) and isinstance(spec.get("do"), str):
+                try:
+                    bodies[str(name)] = (parse_block(spec["do"]), [str(p) for p in spec.get("params") or []])
+                except RuleError:
+                    pass
+        self.quiet = True
+        for _ in range(3):  # procedures calling procedures
+            for name, (stmts, params) in bodies.items():
+                f = self.run_stmts(stmts, None, params)
+                self.proc_discloses[name] = [(fam, None) for fam in f.marks.everyone] + list(f.marks.viewers)
+        self.quiet = False
+
+    def run(self) -> list[RuleError]:
+        doc = self.doc
+        funcs = doc.get("functions") or {}
+        for name, spec in funcs.items():
+            if isinstance(spec, dict) and isinstance(spec.get("expr"), str):
+                try:
+                    self.expr_fns[str(name)] = parse_expr(spec["expr"])
+                except RuleError:
+                    pass
+        self._procedure_disclosures(funcs)
+        for name, spec in funcs.items():
+            if isinstance(spec, dict):
+                self.run_block(spec.get("do"), None, [str(p) for p in spec.get("params") or []])
+        for name, spec in (doc.get("actions") or {}).items():
+            if isinstance(spec, dict):
+                self.run_block(spec.get("do"), "player", ["player"])
+        setup = doc.get("setup") or []
+        for step in setup if isinstance(setup, list) else []:
+            if isinstance(step, dict):
+                self.run_block(step.get("do"), None)
+        flow = doc.get("flow") or {}
+        if isinstance(flow, dict):
+            for key in ("round_start", "round_end"):
+                self.run_block(flow.get(key), None)
+            for phase in flow.get("phases") or []:
+                if not isinstance(phase, dict):
+                    continue
+                for key in ("start", "do", "end"):
+                    self.run_block(phase.get(key), None)
+                self.run_block(phase.get("turn"), "player", ["player", "turn_index"])
+        for tid, spec in (doc.get("triggers") or {}).items():
+            if isinstance(spec, dict):
+                self.run_block(spec.get("do"), "player", ["player"])
+        scoring = doc.get("scoring") or {}
+        if isinstance(scoring, dict):
+            self.run_block(scoring.get("final"), None)
+        return self.errors
+
+
+HINTS = {
+    "log": "Log the piece itself (each reader sees it as they may), `reveal … to players` before "
+           "logging, or wrap the value in disclose(…) if the rules announce it.",
+    "end": "Reveal what the reason names first, or wrap the value in disclose(…).",
+    "prompt": "Build the prompt from what the decider sees (their own zones), `reveal … to` them "
+              "first, or wrap the value in disclose(…).",
+    "label": "Label options with what the decider sees, or `reveal … to` them first.",
+    "options": "Offer options that do not depend on what the decider cannot see (let an illegal "
+               "pick fail visibly instead), or `reveal … to` the decider first.",
+    "slot": "Keep the value in a counter or variable with `visibility: owner` or `hidden`, reveal the "
+            "source first, or wrap the value in disclose(…).",
+    "condition": "Reveal what the condition reads first, or wrap it in disclose(…).",
+    "order": "Move the pieces in an order that does not depend on hidden data (e.g. shuffle the "
+             "zone after), or reveal the data first.",
+}
+
+
+def _children(n: Any) -> list:
+    out = []
+    for value in vars(n).values() if isinstance(n, ast.Node) else []:
+        if isinstance(value, ast.Node):
+            out.append(value)
+        elif isinstance(value, (list, tuple)):
+            out.extend(v for v in value if isinstance(v, ast.Node))
+    return out
+
+
+def check_flows(doc: YMap, game: Any) -> list[RuleError]:
+    """Information-flow errors of a loaded game (empty when nothing hidden reaches a player)."""
+    return FlowCheck(doc, game).run()
+
+
+def log_statements(path: Any, variants: Iterable = ()) -> list[tuple[str, Pos]]:
+    """(text, position) of every log statement of a rule file (plus variants)."""
+    from .loader import build_game, load_document
+    doc, files = load_document(path, variants)
+    check = FlowCheck(doc, build_game(doc, files, flows=False))
+    check.run()
+    return check.logs

@@ -1,0 +1,155 @@
+"""Resampling from a player's information (OpenSpiel's ResampleFromInfostate), an engine operation.
+
+A player's information is what their view shows: where every piece they can see is, and for the
+pieces they cannot see only how they look (their component's back, whose set it belongs to for a
+per-player component, its public attributes, face up or down, who else was shown the piece). Any state that differs only by which hidden piece sits at
+which of those look-alike places is as likely, for that player, as the real one. A resample swaps
+hidden pieces among look-alike places; everything that refers to a physical piece (locals of
+running rule code, pending decisions, variables) follows the swap, and a piece's changeable
+attributes travel with it, and hidden dice are rolled again, so hidden values are resampled too.
+The random generator is reseeded: the future is hidden from everyone.
+
+Used by search agents (interpreter/agents/mcts.py: determinization), by the hidden-information
+audit (interpreter/audit.py) and by adapters that need a world consistent with a player's view.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any, Iterable
+
+from .values import Piece
+
+Mapping = dict  # piece -> piece now in its place
+
+
+def lookalike_groups(S: Any, viewer: int, only: Iterable | None = None) -> list[list[tuple]]:
+    """Places (zone key, index, piece) of pieces hidden from `viewer`, grouped by how they look.
+    `only`: restrict to these pieces (e.g. the ones `viewer` never saw during a game)."""
+    allowed = None if only is None else set(only)
+    groups: dict = {}
+    for key, zone in S.zones.items():
+        if S.lay.zones[key].grid is not None:
+            continue  # a grid cell shape shows through the back
+        for i, p in enumerate(zone):
+            if allowed is not None and p not in allowed:
+                continue
+            if not S.sees(viewer, p):
+                groups.setdefault(_looks(S, p), []).append((key, i, p))
+    return [slots for slots in groups.values() if len(slots) > 1]
+
+
+def _looks(S: Any, p: Any) -> tuple:
+    static = S.lay.static[p]
+    comp = S.game.components[static["kind"]]
+    # a per-player component's pieces are told apart by whose set they belong to (its colour)
+    return (comp.back, static.get("owner"), tuple(static.get(a) for a in comp.public), S.face_up(p),
+            S.seen.get(p))
+
+
+def draw_mapping(S: Any, viewer: int, rng: random.Random, only: Iterable | None = None) -> Mapping:
+    """A random permutation of the pieces hidden from `viewer` among look-alike places. The result
+    depends only on what `viewer` can see and on `rng`."""
+    mapping: Mapping = {}
+    for slots in lookalike_groups(S, viewer, only):
+        pieces = sorted(p for _, _, p in slots)  # canonical first, then shuffled
+        rng.shuffle(pieces)
+        for (_, _, old), new in zip(slots, pieces):
+            if old != new:
+                mapping[old] = new
+    return mapping
+
+
+def relabel(S: Any, mapping: Mapping) -> Any:
+    """A clone of S where the piece `mapping[p]` stands wherever `p` stood (zones and every
+    reference held by running rule code, pending decisions and variables)."""
+    T = S.clone()
+    if not mapping:
+        return T
+    for key, zone in T.zones.items():
+        if any(p in mapping for p in zone):
+            T.zones[key] = [mapping.get(p, p) for p in zone]
+            for p in T.zones[key]:
+                T.loc[p] = key
+    T.vars = {k: _map(v, mapping) for k, v in T.vars.items()}
+    for th in T.threads:
+        for fr in th.frames:
+            fr.L = {k: _map(v, mapping) for k, v in fr.L.items()}
+        pend = th.pending
+        if pend is not None:
+            pend.candidates = _map(list(pend.candidates), mapping)
+            pend.options = _map(list(pend.options), mapping)
+            pend.picked = _map(list(pend.picked), mapping)
+            pend.cache = None
+            if pend.recipe is not None and pend.recipe[0] != "perform":  # actions name no pieces
+                many, entries, tail, has_pieces, custom = pend.recipe
+                if entries is not None:  # None: plain numbers or texts, nothing to relabel
+                    entries = [(mapping.get(e[0], e[0]),) + tuple(e[1:]) if isinstance(e, tuple)
+                               else [_map(e[0], mapping)] if isinstance(e, list) else e
+                               for e in entries]
+                if custom is not None:
+                    custom = (_map(custom[0], mapping), {k: _map(v, mapping) for k, v in custom[1].items()})
+                pend.recipe = (many, entries, tail, has_pieces, custom)
+                pend.labels = None  # made again from the recipe when read
+    return T
+
+
+def _map(value: Any, mapping: Mapping) -> Any:
+    t = type(value)
+    if t is Piece:
+        return mapping.get(value, value)
+    if t is list:
+        return [_map(v, mapping) for v in value]
+    if t is tuple:
+        return tuple(_map(v, mapping) for v in value)
+    if t is dict:
+        return {k: _map(v, mapping) for k, v in value.items()}
+    return value
+
+
+def reroll_hidden(S: Any, viewer: int, rng: random.Random, only: Iterable | None = None) -> int:
+    """Give every rolled die hidden from `viewer` a fresh face (in place); returns how many."""
+    values = S.dyn.get("value")
+    if not values:
+        return 0
+    allowed = None if only is None else set(only)
+    changed = 0
+    for p in list(values):
+        if allowed is not None and p not in allowed:
+            continue
+        faces = S.game.components[S.lay.static[p]["kind"]].faces
+        if faces and not S.sees(viewer, p):
+            values[p] = faces[rng.randrange(len(faces))]
+            changed += 1
+    return changed
+
+
+def resample(S: Any, viewer: int, rng: random.Random, only: Iterable | None = None,
+             reseed: bool = True) -> tuple[Any, Mapping]:
+    """A state `viewer` cannot tell from S: hidden pieces swapped among look-alike places, hidden
+    dice rolled again, and (with `reseed`) a fresh random future. Returns the state and the piece
+    mapping used."""
+    mapping = draw_mapping(S, viewer, rng, only)
+    T = relabel(S, mapping)
+    reroll_hidden(T, viewer, rng, only)
+    if reseed:
+        T.rng.state = rng.getrandbits(64)
+    return T, mapping
+
+
+def new_game_resampled(game: Any, players: int, options: dict, seed: int, viewer: int,
+                       rng: random.Random, only: Iterable | None = None) -> tuple[Any, Mapping]:
+    """A new game whose pieces hidden from `viewer` are swapped among look-alike places BEFORE the
+    setup runs (same seed): replaying a recorded history on it regenerates every log line, prompt
+    and label from the resampled hidden data."""
+    drawn: dict = {}
+
+    def prepare(S: Any) -> None:
+        mapping = draw_mapping(S, viewer, rng, only)
+        drawn.update(mapping)
+        for key, zone in S.zones.items():
+            if any(p in mapping for p in zone):
+                S.zones[key] = [mapping.get(p, p) for p in zone]
+                for p in S.zones[key]:
+                    S.loc[p] = key
+    S = game.new_game(players, options, seed, prepare=prepare)
+    return S, drawn

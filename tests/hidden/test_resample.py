@@ -1,0 +1,79 @@
+"""Resampling from a player's information (interpreter/resample.py), an engine operation."""
+from __future__ import annotations
+
+import random
+
+from interpreter.game import Game
+from interpreter.resample import lookalike_groups, new_game_resampled, resample
+from tests.hidden.corpus import DUEL, ROOT
+
+
+def test_resample_keeps_what_the_player_sees_and_moves_what_they_do_not():
+    game = Game.load(DUEL)
+    S = game.new_game(3, seed=2)
+    moved = 0
+    for seed in range(10):
+        T, mapping = resample(S, 0, random.Random(seed))
+        assert T.view(0) == S.view(0)  # the player cannot tell the two apart
+        assert T.option_labels(0) == S.option_labels(0)
+        assert {k: len(v) for k, v in T.zones.items()} == {k: len(v) for k, v in S.zones.items()}
+        assert sorted(p for z in T.zones.values() for p in z) == sorted(p for z in S.zones.values() for p in z)
+        assert all(not S.sees(0, p) for p in mapping)  # only hidden pieces move
+        moved += T.zones["hand:1"] != S.zones["hand:1"]
+    assert moved >= 8  # other hands really are resampled
+    assert S.zones == game.new_game(3, seed=2).zones  # the original is untouched
+
+
+def test_resample_follows_pending_decisions_and_continues_playing():
+    game = Game.load(DUEL)
+    S = game.new_game(3, seed=4)
+    S.apply(0, 0)
+    T, _ = resample(S, 0, random.Random(1))
+    assert T.current_players() == S.current_players() == [1]
+    # P2's options in the resampled world are P2's resampled hand
+    assert sorted(T.option_labels(1)) == sorted(T.view(1)["zones"]["hand:1"][i]["label"] for i in range(3))
+    while not T.is_terminal():
+        p = T.current_players()[0]
+        T.apply(p, 0)
+    assert sum(T.returns()) >= 2
+
+
+def test_lookalike_groups_respect_backs_and_per_player_sets():
+    game = Game.load(ROOT / "rules" / "dogs_day" / "game.yaml")
+    S = game.new_game(4, seed=1)
+    for slots in lookalike_groups(S, 0):
+        looks = {(S.lay.static[p]["kind"], S.lay.static[p].get("owner")) for _, _, p in slots}
+        assert len(looks) == 1  # never a backpack for a briefcase, never P2's card for P3's
+
+
+def test_hidden_dice_are_rolled_again():
+    game = Game.load(ROOT / "rules" / "liars_dice" / "game.yaml")
+    S = game.new_game(2, seed=3)
+    mine = [S.dyn["value"][p] for p in S.zones["cup:0"]]
+    theirs = set()
+    for seed in range(20):
+        T, _ = resample(S, 0, random.Random(seed))
+        assert [T.dyn["value"][p] for p in T.zones["cup:0"]] == mine
+        theirs.add(tuple(T.dyn["value"][p] for p in T.zones["cup:1"]))
+    assert len(theirs) > 1
+
+
+def test_new_game_resampled_before_setup_deals_other_cards_with_the_same_seed():
+    game = Game.load(DUEL)
+    S = game.new_game(3, seed=9)
+    differs = 0
+    for seed in range(10):
+        R, mapping = new_game_resampled(game, 3, {}, 9, 0, random.Random(seed))
+        assert R.view(0)["zones"].keys() == S.view(0)["zones"].keys()
+        differs += R.zones["hand:1"] != S.zones["hand:1"] or R.zones["hand:0"] != S.zones["hand:0"]
+    assert differs >= 8
+    only = list(S.zones["deck"])  # restricted to pieces that end in the deck: hands are kept
+    R, _ = new_game_resampled(game, 3, {}, 9, 0, random.Random(1), only=only)
+    assert R.zones["hand:0"] == S.zones["hand:0"] and sorted(R.zones["deck"]) == sorted(S.zones["deck"])
+
+
+def test_the_old_conformance_name_still_works():
+    from interpreter.conformance import perturb
+    game = Game.load(DUEL)
+    T, mapping = perturb(game.new_game(2, seed=1), 0, random.Random(0))
+    assert T.view(0) == game.new_game(2, seed=1).view(0)
