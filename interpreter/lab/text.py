@@ -65,7 +65,8 @@ def _print_arm(arm: dict) -> None:
 
 
 def _print_comparison(c: dict) -> None:
-    console.print(f"\n{c['variant']} vs base: {c['verdict']}", markup=False, style="bold")
+    console.print(f"\n{c['variant']} vs base: {c['verdict']}", markup=False, style="bold",
+                  soft_wrap=True)  # one line, however long the path: the verdict stays greppable
     table = Table(title_justify="left")
     for col in ("metric", "base", c["variant"], "difference", "95 % interval", ""):
         table.add_column(col, justify="left" if col == "metric" else "right")

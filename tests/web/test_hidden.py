@@ -8,24 +8,16 @@ import random
 
 import pytest
 
-from interpreter.conformance import perturb
-from interpreter.decisions import build_options, pending_for
-from interpreter.values import Piece
+from interpreter.resample import resample
 
 from .conftest import RULES, Server
 
 
 def resampled(S, seat: int, rng: random.Random):
-    """A copy of S where every piece hidden from `seat` is swapped with an indistinguishable one,
-    with `seat`'s pending options rebuilt from the swapped pieces (as the harness does)."""
-    T, mapping = perturb(S, seat, rng)
-    th = pending_for(T, seat)
-    if th is not None and th.pending.kind != "perform":
-        pend = th.pending.copy()
-        pend.cache = None
-        pend.candidates = [mapping.get(c, c) if type(c) is Piece else c for c in pend.candidates]
-        build_options(T, pend, th.frames[-1].L)
-        th.pending = pend
+    """A copy of S where every piece hidden from `seat` is swapped with an indistinguishable one
+    (the engine's resampling: pending options follow the swapped pieces, hidden dice are rolled
+    again, the random future is new)."""
+    T, _ = resample(S, seat, rng)
     return T
 
 
