@@ -2,7 +2,7 @@
 
 The load-time information-flow check (interpreter/infoflow.py) reports hidden data reaching
 something a player sees; wrapping the value in `disclose(…)` says the rules mean to tell it
-("a player with no gangster in hand cannot reinforce": everybody sees who does not), and the
+("a player with no matching card in hand cannot answer": everybody sees who does not), and the
 check accepts it. In play the value is returned unchanged and nothing else happens. Under the
 hidden-information audit (interpreter/audit.py, which sets `record_disclosures` on its own copy
 of the game) each disclosed value is added to a digest kept in the hidden variable `$disclosed`,
