@@ -13,6 +13,7 @@ import traceback
 
 import click
 
+from .cli_args import parse_key_values
 from .errors import InputError, RulebookError, flatten
 
 EXIT_INVALID = 1
@@ -53,13 +54,7 @@ def _guard(fn):
 
 
 def _parse_options(pairs: tuple[str, ...]) -> dict[str, str]:
-    out = {}
-    for pair in pairs:
-        if "=" not in pair:
-            raise click.UsageError(f"--option expects KEY=VALUE, got {pair!r}")
-        key, value = pair.split("=", 1)
-        out[key.strip()] = value.strip()
-    return out
+    return parse_key_values(pairs, "--option")
 
 
 def _set_limits(ctx, param, values):

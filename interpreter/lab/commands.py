@@ -8,19 +8,10 @@ from typing import Any
 
 import click
 
+from ..cli_args import parse_key_values
 from ..errors import InputError
 
 EXIT_INVALID, EXIT_INTERRUPTED = 1, 130
-
-
-def _parse_pairs(pairs: tuple[str, ...] | list[str], flag: str = "--option") -> dict[str, str]:
-    out = {}
-    for pair in pairs:
-        if "=" not in pair:
-            raise click.UsageError(f"{flag} expects KEY=VALUE, got {pair!r}")
-        key, value = pair.split("=", 1)
-        out[key.strip()] = value.strip()
-    return out
 
 
 def _run_options(fn):
@@ -58,7 +49,7 @@ def _run_options(fn):
 def simulate(file, games, options, variants, **kw) -> None:
     """Play many games and report statistics with 95 % intervals."""
     from .plan import Arm
-    arm = Arm("base", _absolute(file), tuple(map(_absolute, variants)), given=tuple(_parse_pairs(options).items()))
+    arm = Arm("base", _absolute(file), tuple(map(_absolute, variants)), given=tuple(parse_key_values(options).items()))
     _execute(file, games, [arm], kw, compare=False)
 
 
@@ -78,7 +69,7 @@ def compare(file, games, variants, options, **kw) -> None:
     arms = [Arm("base", _absolute(file))]
     arms += [Arm(v, _absolute(file), (_absolute(v),)) for v in variants]
     for text in options:
-        given = _parse_pairs([p for p in text.split(",") if p.strip()])
+        given = parse_key_values([p for p in text.split(",") if p.strip()])
         arms.append(Arm(",".join(f"{k}={v}" for k, v in given.items()), _absolute(file), given=tuple(given.items())))
     _execute(file, games, arms, kw, compare=True)
 
