@@ -2,6 +2,9 @@
 show progress, stop cleanly on Ctrl-C, continue a results file with `--resume`."""
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -65,10 +68,11 @@ def run(plan: Plan, backend: Backend, out: ResultsFile | None = None, progress: 
     started = time.perf_counter()
     try:
         for records in backend.results(plan, todo):
-            if out is not None:
-                out.write(records)
-            take(records)
-            result.played += 1
+            with _no_interrupt():  # a Ctrl-C lands after both: the file and the summary agree
+                if out is not None:
+                    out.write(records)
+                take(records)
+                result.played += 1
             bar.advance(failed=int(any("error" in r for r in records)))
     except KeyboardInterrupt:
         result.interrupted = True
@@ -82,6 +86,19 @@ def run(plan: Plan, backend: Backend, out: ResultsFile | None = None, progress: 
             out.close()
         bar.finish(result.interrupted)
     return result
+
+
+@contextlib.contextmanager
+def _no_interrupt():
+    """Hold SIGINT back for a moment (it is delivered when the block ends)."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 class _Done:
