@@ -2,7 +2,6 @@
 show progress, stop cleanly on Ctrl-C, continue a results file with `--resume`."""
 from __future__ import annotations
 
-import contextlib
 import signal
 import threading
 import time
@@ -67,13 +66,15 @@ def run(plan: Plan, backend: Backend, out: ResultsFile | None = None, progress: 
     bar.skip(result.resumed, sum(t.errors for t in result.tallies))
     started = time.perf_counter()
     try:
-        for records in backend.results(plan, todo):
-            with _no_interrupt():  # a Ctrl-C lands after both: the file and the summary agree
+        with _StopRequest() as stop:
+            for records in backend.results(plan, todo):
                 if out is not None:
                     out.write(records)
                 take(records)
                 result.played += 1
-            bar.advance(failed=int(any("error" in r for r in records)))
+                bar.advance(failed=int(any("error" in r for r in records)))
+                if stop.requested:  # Ctrl-C: stop between games, so the file and the summary agree
+                    raise KeyboardInterrupt
     except KeyboardInterrupt:
         result.interrupted = True
         backend.close()
@@ -88,17 +89,27 @@ def run(plan: Plan, backend: Backend, out: ResultsFile | None = None, progress: 
     return result
 
 
-@contextlib.contextmanager
-def _no_interrupt():
-    """Hold SIGINT back for a moment (it is delivered when the block ends)."""
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+class _StopRequest:
+    """The first Ctrl-C asks the run to stop after the game in hand (a flag, no exception in the
+    middle of writing a result); a second one stops at once."""
+
+    def __init__(self):
+        self.requested = False
+        self._previous = None
+
+    def __enter__(self) -> "_StopRequest":
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def _handle(self, signum, frame) -> None:
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def __exit__(self, *exc) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
 
 
 class _Done:
