@@ -24,18 +24,19 @@ from .values import PLAYERS, ZoneRef, decode, encode
 VISIBLE_TO_ALL = "all"
 
 
-def check_grid_bounds(spec: dict | None, zone: Any, cells: list) -> None:
-    """Refuse a placement outside a grid's declared size (width × height from (0, 0)) or
-    bounding box (max_width × max_height)."""
+def check_grid_bounds(spec: dict | None, zone: Any, occupied: Any, covered: list) -> None:
+    """Refuse covering `covered` cells outside a grid's declared size (width × height from
+    (0, 0)) or bounding box (max_width × max_height) with the `occupied` cells."""
     if not spec:
         return
     w, h = spec.get("width"), spec.get("height")
-    for x, y in cells:
+    for x, y in covered:
         if (w is not None and not 0 <= x < w) or (h is not None and not 0 <= y < h):
             raise RuleRuntimeError(f"cell ({x}, {y}) is outside {zone}, a {w or '∞'}×{h or '∞'} grid "
                                    f"(x from 0 to {(w or 0) - 1}, y from 0 to {(h or 0) - 1})")
     mw, mh = spec.get("max_width"), spec.get("max_height")
-    if (mw is not None or mh is not None) and cells:
+    if mw is not None or mh is not None:
+        cells = list(occupied) + covered
         xs, ys = [c[0] for c in cells], [c[1] for c in cells]
         if (mw is not None and max(xs) - min(xs) + 1 > mw) or (mh is not None and max(ys) - min(ys) + 1 > mh):
             raise RuleRuntimeError(f"placing at {cells[-1]} would make {zone} wider than its bounds "
@@ -235,7 +236,7 @@ class State:
         for cell in covered:
             if cell in cells:
                 raise RuleRuntimeError(f"cell {cell} of {dest} is already occupied")
-        check_grid_bounds(self.lay.zones[dest].grid, dest, list(cells) + covered)
+        check_grid_bounds(self.lay.zones[dest].grid, dest, cells, covered)
         for part, cell in enumerate(covered):
             cells[cell] = (piece, part)
         self.dyn.setdefault("pos", {})[piece] = at

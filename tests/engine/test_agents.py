@@ -6,28 +6,11 @@ from interpreter.agents.mcts import MctsAgent
 from interpreter.game import Game
 from interpreter.runner import play_game
 
+from tests.agents.games import NIM as NIM_GAME
+
 from .helpers import load
 
-# Take 1 or 2 tokens from a pile of 7; who takes the last token wins. First player wins with
-# perfect play (leave a multiple of 3), so search should win far more often than chance.
-NIM = """
-counters:
-  pile: {initial: 7}
-  last: {initial: -1}
-flow:
-  phases:
-    - id: take
-      turns: seat
-      turn: |
-        if pile > 0:
-          choose k from [1, 2] where k <= pile
-          pile -= k
-          last = player
-end:
-  - {id: empty, when: "pile == 0", at: turn_end}
-scoring:
-  score: "1 if last == player else 0"
-"""
+NIM = NIM_GAME % {"pile": 7}  # first player wins with perfect play: search should win far more often
 
 
 def test_mcts_beats_random_at_nim(tmp_path):
