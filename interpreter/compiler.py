@@ -21,6 +21,7 @@ from .codegen import BUILTIN_NAMES, MAX_SUGGESTED, PIECE_ATTRS, ExprGen, Scope, 
 from .decisions import start_choice, start_perform
 from .errors import Pos, RuleError, RuleRuntimeError, suggest
 from .labels import label
+from .events import arg_of, template_of
 from .logs import log_entry
 from .model import Function, GameDef, Proc
 from .parser import parse_expr
@@ -641,7 +642,7 @@ class Compiler:
             else:
                 lo, hi = low(S, L), high(S, L)
             return start_choice(S, th, fr, who(S, L), candidates, mode, lo, hi, optional, slot,
-                                prompt(S, L) if prompt else None, pos, label_key)
+                                *(prompt(S, L) if prompt else (None, None)), pos, label_key)
         ctx.emit(choose, n.pos)
 
     def s_Perform(self, n, ctx):
@@ -667,7 +668,7 @@ class Compiler:
             env = {"player": p}  # `when` conditions only read it: one dict for all of them
             legal = [a for a in actions if a.when is None or a.when(S, env)]
             return start_perform(S, th, fr, p, legal, optional, slot,
-                                 prompt_fn(S, fr.L) if prompt_fn else None, pos)
+                                 *(prompt_fn(S, fr.L) if prompt_fn else (None, None)), pos)
 
         procs = {a.name: a.proc for a in actions}
 
@@ -691,10 +692,11 @@ class Compiler:
 
     def s_Log(self, n, ctx):
         segments = self._log_segments(n, ctx)
+        holes = frozenset(i for i, s in enumerate(segments) if type(s) is not str)
 
         def log(S, th, fr):
             if S.logging:
-                S.log.append(log_entry(S, [s if type(s) is str else s(S, fr.L) for s in segments], th))
+                S.log.append(log_entry(S, [s if type(s) is str else s(S, fr.L) for s in segments], th, holes))
         ctx.emit_simple(log, n.pos)
 
     def _log_segments(self, n: ast.Log, ctx: _ProcCtx) -> list:
@@ -727,11 +729,22 @@ class Compiler:
         return out
 
     def _text_function(self, text: str, pos: Pos, ctx: _ProcCtx) -> Callable:
-        """A prompt: plain text, or text with {expr} filled in like a log line."""
+        """A prompt: plain text, or text with {expr} filled in like a log line. Returns
+        f(S, L) -> (text, event): the event ([template, args], events.py) None without values."""
         if "{" not in text:
-            return lambda S, L: text
+            return lambda S, L: (text, None)
         segments = self._log_segments(ast.Log(pos, text, pos), ctx)
-        return lambda S, L: "".join(s if type(s) is str else label(S, s(S, L)) for s in segments)
+        if all(type(s) is str for s in segments):  # only escaped braces
+            plain = "".join(segments)
+            return lambda S, L: (plain, None)
+        template = template_of([s if type(s) is str else None for s in segments])
+
+        def prompt(S, L):
+            values = [s(S, L) for s in segments if type(s) is not str]
+            it = iter(values)
+            text = "".join(s if type(s) is str else label(S, next(it)) for s in segments)
+            return text, [template, [arg_of(S, v) for v in values]]
+        return prompt
 
     def _label_function(self, node: ast.Node, ctx: _ProcCtx) -> Callable:
         """`label EXPR`, or `label "text {expr}"` filled in like a log line."""

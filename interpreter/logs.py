@@ -1,13 +1,18 @@
 """The game log, with per-player redaction.
 
-A log entry is `[round, parts]`; each part is a string everybody may read, or
-`[full text, text for others, [players who may read the full text]]`. What a player may see is
-fixed when the line is written, so later moves never change old lines.
+A log entry is `[round, parts, event]`. `parts` is the line as text: each part is a string
+everybody may read, or `[full text, text for others, [players who may read the full text]]`.
+`event` is the same line as data: `[template, args]`, the rule's text with `{0}`, `{1}`, … where
+values were filled in, and one argument per value (args.py: a piece keeps who could see it when
+the line was written). What a player may see is fixed when the line is written, so later moves
+never change old lines. Entries saved before events existed have no third element; the
+observation (observation.py) then makes an event from the parts.
 """
 from __future__ import annotations
 
 from typing import Any
 
+from .events import arg_of, template_of
 from .labels import label, piece_label, player_label
 from .options import labels_of
 from .values import Piece, ZoneRef
@@ -38,30 +43,44 @@ def _parts(S: Any, value: Any) -> list:
     return [label(S, value)]
 
 
-def log_entry(S: Any, values: list, th: Any = None) -> list:
+def log_entry(S: Any, values: list, th: Any = None, holes: Any = None) -> list:
+    """A log line from its segments: literal texts and values. `holes`: the indices of the
+    segments that are values (a value may be a text too); None: every non-text segment."""
     for watch in LINE_WATCHERS:
         watch(S)
     parts: list = []
-    for v in values:
-        if type(v) is str:
+    literal: list = []
+    args: list = []
+    for i, v in enumerate(values):
+        is_hole = (type(v) is not str) if holes is None else (i in holes)
+        if not is_hole:
             parts.append(v)
-        else:
-            parts.extend(_parts(S, v))
-    return [S.vars.get("round", 0), parts]
+            literal.append(v)
+            continue
+        parts.extend(_parts(S, v))
+        literal.append(None)
+        args.append(arg_of(S, v, zone_contents=True))
+    return [S.vars.get("round", 0), parts, [template_of(literal), args]]
 
 
 def decision_entry(S: Any, pend: Any, value: Any, index: int) -> list:
     who = player_label(pend.player)
     text = labels_of(S, pend)[index]
+    choice: dict = {"label": text}
     if pend.secret:
         part: Any = [text, "(secret)", [int(pend.player)]]
+        choice.update(other="(secret)", seers=[int(pend.player)])
     elif type(value) is Piece and not all(S.sees(p, value) for p in S.players):
         # the chooser reads the option they picked; others see it only if they see the piece
         seers = sorted({int(p) for p in S.players if S.sees(p, value)} | {int(pend.player)})
         part = [text, piece_label(S, value, viewer=-1), seers]
+        choice.update(piece=int(value), other=part[1], seers=seers)
     else:
         part = text
-    return [S.vars.get("round", 0), [who, " chooses ", part]]
+        if type(value) is Piece:
+            choice["piece"] = int(value)
+    event = ["{0} chooses {1}", [arg_of(S, pend.player), choice]]
+    return [S.vars.get("round", 0), [who, " chooses ", part], event]
 
 
 def render(entry: list, viewer: Any = None) -> str:

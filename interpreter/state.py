@@ -364,6 +364,8 @@ def _thread_json(S: "State", t: Thread) -> dict:
             "picked": encode(list(p.picked)), "optional": p.optional, "var": p.var,
             "secret": p.secret, "label_key": p.label_key,
         }
+        if p.prompt_event is not None:
+            data["pending"]["prompt_event"] = p.prompt_event
     return data
 
 
@@ -385,5 +387,6 @@ def _thread_from_json(game: GameDef, data: dict, pieces: list) -> Thread:
         pend.labels = list(p["labels"])
         pend.picked = decode(p["picked"], pieces)
         pend.label_key = p.get("label_key")
+        pend.prompt_event = p.get("prompt_event")
         t.pending = pend
     return t
