@@ -74,11 +74,9 @@ def decision_entry(S: Any, pend: Any, value: Any, index: int) -> list:
         # the chooser reads the option they picked; others see it only if they see the piece
         seers = sorted({int(p) for p in S.players if S.sees(p, value)} | {int(pend.player)})
         part = [text, piece_label(S, value, viewer=-1), seers]
-        choice.update(piece=int(value), other=part[1], seers=seers)
-    else:
+        choice.update(other=part[1], seers=seers)
+    else:  # an option stands for a group of look-alike pieces: its label is what was chosen
         part = text
-        if type(value) is Piece:
-            choice["piece"] = int(value)
     event = ["{0} chooses {1}", [arg_of(S, pend.player), choice]]
     return [S.vars.get("round", 0), [who, " chooses ", part], event]
 

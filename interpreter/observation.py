@@ -17,8 +17,9 @@ the game runs.
     variables   key -> value (pieces, players and zones as labels; hidden pieces never by id)
     grids, grid_shapes, board_places   maps (grid cells a viewer cannot see read "?")
     decision    the viewer's pending decision: {"kind", "prompt": event or None, "options":
-                [option], "low", "high", "optional", "secret"}; an option is {"label"} plus
-                its value as data: {"piece": piece, "zone"}, {"player"}, {"action"},
+                [option], "low", "high", "picked", "optional", "secret"}; an option is
+                {"label"} plus its value as data: {"piece": piece, "zone"} (a piece standing for
+                look-alikes in an unordered place has no id or name), {"player"}, {"action"},
                 {"value"}, {"done": true} or {"pass": true}
     log         [{"round", "template", "args"}]: each line as an event (events.py), every
                 argument as the viewer saw it when the line was written
@@ -196,7 +197,7 @@ def decision_data(S: Any, pend: Any) -> dict:
         elif pend.kind == "perform":
             option["action"] = value
         elif type(value) is Piece:
-            option["piece"] = piece_data(S, value, viewer)
+            option["piece"] = _option_piece(S, value, viewer)
             option["zone"] = str(S.loc[value])
         elif type(value) is Player:
             option["player"] = int(value)
@@ -208,6 +209,15 @@ def decision_data(S: Any, pend: Any) -> dict:
     if pend.kind == "choose_many":
         out["low"], out["high"] = pend.low, pend.high
         out["picked"] = [value_data(S, v, viewer) for v in pend.picked]
+    return out
+
+
+def _option_piece(S: Any, piece: Piece, viewer: Any) -> dict:
+    """A piece offered as an option. A visible piece in an unordered place that has look-alikes
+    there stands for all of them (options.build_options): which one is arbitrary, so no id."""
+    out = piece_data(S, piece, viewer)
+    if "id" in out and not S.lay.zones[S.loc[piece]].ordered and not S.lay.singular[piece]:
+        del out["id"], out["name"]
     return out
 
 

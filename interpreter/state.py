@@ -12,6 +12,7 @@ import json
 from typing import Any, Iterable
 
 from . import decisions as _decisions
+from . import observation as _observation
 from . import views as _views
 from .errors import IllegalDecision, RuleRuntimeError
 from .layout import Layout
@@ -141,6 +142,13 @@ class State:
     def view(self, viewer: Any = None) -> dict:
         """The state as `viewer` may see it (None: everything), as JSON-ready data."""
         return _views.view(self, viewer)
+
+    def observation(self, viewer: Any = None, log_from: int | None = 0) -> dict:
+        """What `viewer` observes now, as JSON data (None: everything): zones, counters,
+        variables, their pending decision, the log from entry `log_from` as events
+        (interpreter/observation.py). Every surface is made from it; `view` and `log_lines`
+        are its display forms."""
+        return _observation.observe(self, viewer, log_from)
 
     def log_lines(self, viewer: Any = None) -> list:
         """The log as `viewer` may read it (None: everything)."""
