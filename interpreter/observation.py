@@ -217,7 +217,7 @@ def _option_piece(S: Any, piece: Piece, viewer: Any) -> dict:
     there stands for all of them (options.build_options): which one is arbitrary, so no id."""
     out = piece_data(S, piece, viewer)
     if "id" in out and not S.lay.zones[S.loc[piece]].ordered and not S.lay.singular[piece]:
-        del out["id"], out["name"]
+        out.pop("id"), out.pop("name", None)
     return out
 
 
