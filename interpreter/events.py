@@ -92,6 +92,24 @@ def event_text(event: dict) -> str:
     return event["template"].format(*[arg_text(a) for a in event["args"]])
 
 
+def line_for(event: list, viewer: Any) -> str:
+    """event_text(mask_event(event, viewer)) without building the masked data (log_lines)."""
+    args = event[1]
+    if not args:
+        return event[0].format()
+    return event[0].format(*[_text_for(a, viewer) for a in args])
+
+
+def _text_for(arg: dict, viewer: Any) -> str:
+    items = arg.get("list")
+    if items is not None:
+        return ", ".join(_text_for(a, viewer) for a in items) if items else "(empty)"
+    seers = arg.get("seers")
+    if seers is not None and viewer is not None and int(viewer) not in seers:
+        return arg["other"]
+    return arg["label"]
+
+
 def event_of_parts(parts: list) -> list:
     """An event made from a line's text parts (entries saved before events existed)."""
     segments, args = [], []

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .events import event_text
-from .observation import log_events, observe, slot_label  # noqa: F401 - slot_label re-exported
+from .events import entry_event, event_text, line_for
+from .observation import observe, slot_label  # noqa: F401 - slot_label re-exported
 
 
 def view_of(obs: dict) -> dict:
     """The view (JSON-ready) made from an observation."""
-    zones = {key: [{k: v for k, v in p.items() if k != "ref"} for p in z["pieces"]]
+    zones = {key: [p if "ref" not in p else {k: v for k, v in p.items() if k != "ref"} for p in z["pieces"]]
              for key, z in obs["zones"].items()}
     out = {
         "game": obs["game"], "players": obs["players"], "round": obs["round"], "phase": obs["phase"],
@@ -57,5 +57,5 @@ def view(S: Any, viewer: Any = None) -> dict:
 
 
 def log_lines(S: Any, viewer: Any = None) -> list[str]:
-    """The log as `viewer` may read it."""
-    return [event_text(e) for e in log_events(S, viewer)]
+    """The log as `viewer` may read it: each line's event (the observation's log) as text."""
+    return [line_for(entry_event(e), viewer) for e in S.log]
