@@ -15,6 +15,7 @@ from . import decisions as _decisions
 from . import observation as _observation
 from . import views as _views
 from .errors import IllegalDecision, RuleRuntimeError
+from .events import line_for
 from .layout import Layout
 from .model import GameDef
 from .options import labels_of
@@ -108,7 +109,10 @@ class State:
     def prompt(self, player: int) -> str | None:
         """The question `player` is asked now (None if not deciding or the rule gives none)."""
         th = waiting(self).get(player)
-        return th.pending.prompt if th is not None else None
+        if th is None:
+            return None
+        event = th.pending.prompt_event  # pieces in it as `player` sees them
+        return th.pending.prompt if event is None else line_for(event, player)
 
     def apply(self, player: int, action: int | str) -> None:
         """Apply an option (index, or exact label) of `player`, then run the game to the next
