@@ -103,17 +103,38 @@ def _text(value: Any) -> str:
     return json.dumps(value, sort_keys=True, default=str)
 
 
-def _interchangeable(S: Any, data: Any) -> Any:
-    """`data` with every visible piece named by its item and owner instead of its id."""
-    if isinstance(data, list):
-        return [_interchangeable(S, x) for x in data]
-    if not isinstance(data, dict):
+def _interchangeable(S: Any, obs: dict) -> dict:
+    """`obs` with every visible piece (in zones, options, log arguments) named by its item and
+    owner instead of its id."""
+    for zone in obs["zones"].values():
+        zone["pieces"] = [_copy_of(S, p, "id") for p in zone["pieces"]]
+    decision = obs.get("decision")
+    if decision is not None:
+        for option in decision["options"]:
+            if "piece" in option:
+                option["piece"] = _copy_of(S, option["piece"], "id")
+        if "picked" in decision:
+            decision["picked"] = [_copy_of(S, v, "$piece") if type(v) is dict else v for v in decision["picked"]]
+    for event in obs.get("log", ()):
+        event["args"] = [_arg_copy(S, a) for a in event["args"]]
+    return obs
+
+
+def _arg_copy(S: Any, arg: dict) -> dict:
+    if "list" in arg:
+        return dict(arg, list=[_arg_copy(S, a) for a in arg["list"]])
+    return _copy_of(S, arg, "piece")
+
+
+def _copy_of(S: Any, data: dict, key: str) -> dict:
+    """A visible piece's data as compared: identical copies (same item, same owner) are
+    interchangeable, so its id (under `key`) is replaced by its item and whose copy it is."""
+    piece = data.get(key)
+    if type(piece) is not int:
         return data
-    out = {k: _interchangeable(S, v) for k, v in data.items()}
-    for key in ("id", "piece", "$piece"):  # a piece's data, a log argument, an encoded value
-        if type(out.get(key)) is int:
-            static = S.lay.static[out.pop(key)]
-            out[key + "_copy"] = [static["name"], None if static.get("owner") is None else int(static["owner"])]
+    static = S.lay.static[piece]
+    out = {k: v for k, v in data.items() if k != key}
+    out[key + "_copy"] = [static["name"], None if static.get("owner") is None else int(static["owner"])]
     return out
 
 
