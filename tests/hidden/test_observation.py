@@ -148,6 +148,7 @@ def test_decision_prompt_and_log_are_events_masked_for_each_viewer(tmp_path):
     assert target == {"player": 1, "label": "P2"}
     assert shown["hidden"] is True and "piece" not in shown and shown["label"].startswith("hidden")
     assert view_of(observe(S, 0))["decision"]["prompt"] == "Steal from P2: " + shown["label"]
+    assert S.prompt(0) == "Steal from P2: " + shown["label"]
     # the options: P2's markers by their backs, no identity
     for option in decision["options"]:
         assert option["piece"]["hidden"] is True and "id" not in option["piece"]
@@ -229,6 +230,22 @@ def test_terminal_shows_the_same_for_equal_observations(tmp_path):
     game, S, T = _pair(tmp_path)
     assert _terminal(S, 0) == _terminal(T, 0)
     assert "hidden" in _terminal(S, 0)
+
+
+@pytest.mark.parametrize("path", [p for p in ENTRIES if "tic_tac_toe" not in str(p)][:4],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_terminal_of_a_human_seat_does_not_change_with_hidden_things(path):
+    game = _game(path)
+    rng = random.Random(3)
+    checked = 0
+    for i, S in enumerate(_points(path, game.default_players, seed=6, limit=30)):
+        if i % 6 or not S.current_players():
+            continue
+        p = S.current_players()[0]
+        T, _ = resample(S, p, rng)
+        assert _terminal(S, p) == _terminal(T, p), f"P{p + 1}'s terminal changed with hidden things only"
+        checked += 1
+    assert checked
 
 
 def test_web_page_is_made_from_the_observation(tmp_path):
