@@ -356,8 +356,18 @@ class State:
 
     def hash(self) -> str:
         """A digest of everything that matters for the rest of the game (and the log)."""
-        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"), default=str)
+        text = json.dumps(digest_form(self.to_json()), sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def digest_form(data: dict) -> dict:
+    """Saved state data without the data form of log lines and prompts (events.py): it is made
+    from the same values as their text, which the digest covers, and leaving it out keeps the
+    hashes of games saved before events existed."""
+    data["log"] = [entry[:2] for entry in data["log"]]
+    for thread in data["threads"]:
+        thread.get("pending", {}).pop("prompt_event", None)
+    return data
 
 
 def _thread_json(S: "State", t: Thread) -> dict:

@@ -100,8 +100,8 @@ def play_digest(game: Game, players: int, options: dict, seed: int,
     del final["rules_hash"]  # a comment or an unused line in a rule file changes no game
     # log entries as text parts: the data form of each line (its event) came later and is made
     # from the same values; the lines every player reads are digested below
-    final["log"] = [entry[:2] for entry in final["log"]]
-    for thread in final["threads"]:
+    final["log"] = [entry[:2] for entry in final["log"]]  # as State.hash (state.digest_form);
+    for thread in final["threads"]:                       # here too for old checkouts
         thread.get("pending", {}).pop("prompt_event", None)
     record = {
         "history": S.history, "state": final, "returns": S.returns(), "winners": S.winners(),
