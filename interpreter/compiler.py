@@ -693,10 +693,12 @@ class Compiler:
     def s_Log(self, n, ctx):
         segments = self._log_segments(n, ctx)
         holes = frozenset(i for i, s in enumerate(segments) if type(s) is not str)
+        template = template_of([s if type(s) is str else None for s in segments])
 
         def log(S, th, fr):
             if S.logging:
-                S.log.append(log_entry(S, [s if type(s) is str else s(S, fr.L) for s in segments], th, holes))
+                S.log.append(log_entry(S, [s if type(s) is str else s(S, fr.L) for s in segments], th, holes,
+                                       template))
         ctx.emit_simple(log, n.pos)
 
     def _log_segments(self, n: ast.Log, ctx: _ProcCtx) -> list:

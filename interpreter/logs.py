@@ -13,54 +13,54 @@ from __future__ import annotations
 from typing import Any
 
 from .events import arg_of, template_of
-from .labels import label, piece_label, player_label
+from .labels import piece_label, player_label
 from .options import labels_of
-from .values import Piece, ZoneRef
+from .values import Piece
 
 # Called as watch(S) whenever a log line is written: the hidden-information audit
 # (interpreter/audit.py) notes what each player could see at that moment.
 LINE_WATCHERS: list = []
 
 
-def _parts(S: Any, value: Any) -> list:
-    """A value as log parts (pieces keep who could see them when the line was written)."""
-    if type(value) is Piece:
-        full = piece_label(S, value)
-        seers = [int(p) for p in S.players if S.sees(p, value)]
-        if len(seers) == S.n:
-            return [full]
-        return [[full, piece_label(S, value, viewer=-1), seers]]
-    if type(value) is ZoneRef:  # a zone in a log line: its pieces, each as the reader may see it
-        pieces = S.zones[value]
-        return _parts(S, list(pieces)) if pieces else ["(empty)"]
-    if isinstance(value, list) and any(type(v) is Piece for v in value):
+def _parts(arg: dict) -> list:
+    """A line's value (its event argument, events.py) as text parts: a piece only some players
+    could see when the line was written is [full text, text for others, those players]."""
+    items = arg.get("list")
+    if items is not None:  # a zone's or a list's pieces, each as the reader may see it
+        if not items:
+            return ["(empty)"]
         out: list = []
-        for i, v in enumerate(value):
+        for i, a in enumerate(items):
             if i:
                 out.append(", ")
-            out.extend(_parts(S, v))
+            out.extend(_parts(a))
         return out
-    return [label(S, value)]
+    if "seers" in arg:
+        return [[arg["label"], arg["other"], arg["seers"]]]
+    return [arg["label"]]
 
 
-def log_entry(S: Any, values: list, th: Any = None, holes: Any = None) -> list:
+def log_entry(S: Any, values: list, th: Any = None, holes: Any = None, template: str | None = None) -> list:
     """A log line from its segments: literal texts and values. `holes`: the indices of the
-    segments that are values (a value may be a text too); None: every non-text segment."""
+    segments that are values (a value may be a text too; None: every non-text segment);
+    `template`: the line's template if already made (events.template_of)."""
     for watch in LINE_WATCHERS:
         watch(S)
     parts: list = []
-    literal: list = []
+    literal: list | None = [] if template is None else None
     args: list = []
     for i, v in enumerate(values):
-        is_hole = (type(v) is not str) if holes is None else (i in holes)
-        if not is_hole:
+        if (type(v) is not str) if holes is None else (i in holes):
+            arg = arg_of(S, v, zone_contents=True)
+            parts.extend(_parts(arg))
+            args.append(arg)
+            if literal is not None:
+                literal.append(None)
+        else:
             parts.append(v)
-            literal.append(v)
-            continue
-        parts.extend(_parts(S, v))
-        literal.append(None)
-        args.append(arg_of(S, v, zone_contents=True))
-    return [S.vars.get("round", 0), parts, [template_of(literal), args]]
+            if literal is not None:
+                literal.append(v)
+    return [S.vars.get("round", 0), parts, [template_of(literal) if literal is not None else template, args]]
 
 
 def decision_entry(S: Any, pend: Any, value: Any, index: int) -> list:
