@@ -27,9 +27,9 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .decisions import build_options, labels_of, pending_for
-from .errors import RulebookError
 from . import observation
+from .decisions import build_options, pending_for
+from .errors import RulebookError
 from .events import event_text
 from .resample import draw_mapping, new_game_resampled, relabel, reroll_hidden
 

@@ -34,7 +34,7 @@ from .events import entry_event, mask_event, template_of
 from .labels import label, piece_label, zone_label
 from .options import DONE, PASS, labels_of
 from .threads import waiting
-from .values import Family, Piece, Player, ZoneRef, encode
+from .values import Piece, Player, ZoneRef, encode
 
 
 def observe(S: Any, viewer: Any = None, log_from: int | None = 0, pending: Any = None) -> dict:
@@ -134,7 +134,7 @@ def value_data(S: Any, value: Any, viewer: Any) -> Any:
         return [value_data(S, v, viewer) for v in value]
     if t is tuple:
         return {"$tuple": [value_data(S, v, viewer) for v in value]}
-    if isinstance(value, dict) and t not in (Player, ZoneRef, Family):
+    if isinstance(value, dict):
         return {"$map": [[value_data(S, k, viewer), value_data(S, v, viewer)] for k, v in value.items()]}
     return encode(value)
 
