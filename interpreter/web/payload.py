@@ -16,8 +16,9 @@ LOG_TAIL = 400  # log lines sent to a page (the newest)
 def seat_payload(S: Any, table: Any, seat: int | None, *, version: int, game_name: str,
                  seats: list[dict]) -> dict:
     """What seat `seat` may see now (None: everyone's view, for replays of finished games)."""
-    total = len(S.log)  # how many lines there are is public: everyone reads every line
-    obs = S.observation(seat, log_from=max(0, total - LOG_TAIL))
+    obs = S.observation(seat)
+    total = len(obs["log"])
+    obs["log"] = obs["log"][-LOG_TAIL:]
     return payload_of(obs, table, version=version, game_name=game_name, seats=seats, log_total=total)
 
 
