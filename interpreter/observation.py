@@ -47,13 +47,13 @@ def observe(S: Any, viewer: Any = None, log_from: int | None = 0, pending: Any =
             continue
         ordered = S.lay.zones[key].ordered
         shown = [piece_data(S, p, viewer) for p in pieces]
-        if not ordered and viewer is not None:
-            shown = _unordered(shown)
-        n = 0
-        for p in shown:
-            if p.get("hidden"):
-                p["ref"] = f"{key}#{n}"
-                n += 1
+        hidden = [v for v in shown if "hidden" in v] if viewer is not None else None
+        if hidden:
+            if not ordered:  # when each arrived is not part of the zone, and would tell which is which
+                hidden.sort(key=lambda v: sorted(v.items(), key=str))
+                shown = [v for v in shown if "hidden" not in v] + hidden
+            for n, v in enumerate(hidden):
+                v["ref"] = f"{key}#{n}"
         zones[str(key)] = {"label": zone_label(S, key), "ordered": ordered, "pieces": shown}
     counters = {k: {"label": slot_label(S.lay.counters[k]), "value": v} for k, v in S.counters.items()
                 if _visible_slot(S.lay.counters[k], viewer)}
@@ -111,15 +111,6 @@ def piece_data(S: Any, piece: Piece, viewer: Any) -> dict:
         if piece in values:
             out[name] = encode(values[piece])
     return out
-
-
-def _unordered(shown: list) -> list:
-    """An unordered zone: visible pieces as they are, then hidden ones in a fixed order (when
-    each arrived is not part of the zone, and would tell which hidden piece is which)."""
-    hidden = [v for v in shown if v.get("hidden")]
-    if not hidden:
-        return shown
-    return [v for v in shown if not v.get("hidden")] + sorted(hidden, key=lambda v: sorted(v.items(), key=str))
 
 
 def value_data(S: Any, value: Any, viewer: Any) -> Any:
