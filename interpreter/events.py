@@ -68,7 +68,7 @@ def mask(arg: dict, viewer: Any) -> dict:
         return out
     seers = arg.get("seers")
     if seers is None:
-        return arg
+        return dict(arg)  # a copy: the observation never shares data with the state
     if viewer is not None and int(viewer) not in seers:
         return {"hidden": True, "label": arg["other"]}
     return {k: v for k, v in arg.items() if k not in ("other", "seers")}

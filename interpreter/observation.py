@@ -28,6 +28,7 @@ the game runs.
 """
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from .events import entry_event, mask_event, template_of
@@ -76,7 +77,7 @@ def observe(S: Any, viewer: Any = None, log_from: int | None = 0, pending: Any =
     if pending is not None:
         out["decision"] = decision_data(S, pending)
     if S.result:
-        out["result"] = S.result
+        out["result"] = copy.deepcopy(S.result)
     if log_from is not None:
         out["log"] = log_events(S, viewer, log_from)
     return out

@@ -297,3 +297,16 @@ def test_audit_catches_a_leak_in_the_data_that_no_text_shows(tmp_path, monkeypat
     texts = [render(e, 0) for e in S.log]
     assert texts == log_text(observe(S, 0))  # the text does not show it
     assert first_difference(audit_observe(S, 0), audit_observe(S, 0)) is None
+
+
+def test_changing_an_observation_changes_nothing_in_the_game(tmp_path):
+    S = load(tmp_path, MARKERS).new_game(2, seed=3)
+    S.apply(0, 0)
+    before = S.to_json()
+    obs = observe(S, 1)
+    for event in obs["log"]:
+        for arg in event["args"]:
+            arg["label"] = "changed"
+    obs["zones"]["bank"]["pieces"][0]["label"] = "changed"
+    obs["decision"]["options"][0]["label"] = "changed"
+    assert S.to_json() == before and "changed" not in " ".join(S.log_lines(1))
