@@ -27,7 +27,7 @@ from .parser import parse_expr
 from .source import SourceMap
 from .threads import Frame
 from .values import Family, Piece, ZoneRef
-from .vm import END, FRAME, WAIT, count_loop, new_thread
+from .vm import END, FRAME, WAIT, GameEnds, calls_exceeded, count_loop, locate, new_thread, too_deep
 
 RESERVED_VARS = {"round", "phase"}
 
@@ -73,6 +73,16 @@ class _ProcCtx:
         self.in_simultaneous = in_simultaneous
         self.control: set[int] = set()  # jumps and loop steps of if/for/while/repeat/break/continue
         self.shapes: dict[int, tuple] = {}  # first instruction of a control statement -> its shape
+        # What Compiler.link needs to compile the procedure again once it knows which procedures
+        # never stop the game: control statements to structure (innermost first), the shape of
+        # the whole body, and the instructions that call, emit, return or end the game.
+        self.deferred: list[tuple[int, int, tuple]] = []  # (start, end, shape)
+        self.body: list = []
+        self.calls: dict[int, tuple] = {}  # index -> (callee Proc, locals source, return slot)
+        self.emits: dict[int, str] = {}  # index -> event procedure name
+        self.returns: dict[int, str | None] = {}  # index -> value source (None: no value)
+        self.ends: set[int] = set()
+        self.saved: tuple | None = None  # (simple, control) before structuring
 
     def emit(self, ins: Callable, pos: Pos) -> int:
         self.proc.code.append(ins)
@@ -147,6 +157,8 @@ def unfuse(proc: Proc) -> None:
         proc.code[i] = ins
     proc.originals.clear()
     proc.simple.clear()
+    proc.plain = None  # callers push a frame again (run_action, emit, run_atomic look here)
+    proc.build = None  # nothing links it again
 
 
 def _body_of(ins: Callable, env: dict) -> str:
@@ -243,6 +255,8 @@ class Compiler:
         self.gen.env["_count_loop"] = count_loop
         self.gen.env["_METER"] = METER
         self.gen.env["_Frame"] = Frame
+        self.gen.env.update({"_GameEnds": GameEnds, "_locate": locate, "_calls_exceeded": calls_exceeded,
+                             "_too_deep": too_deep})
 
     @property
     def atomic_calls(self) -> list:
@@ -276,10 +290,136 @@ class Compiler:
         if chooser is None and "player" in scope.names:
             chooser = "player"
         ctx = _ProcCtx(proc, scope, chooser, False)
-        self.block(body, ctx)
+        ctx.body = self.block(body, ctx)
         ctx.emit(_return_none, proc.decl_pos)
-        fuse(proc, self.gen.env)
+        self.finish(ctx)
         return proc
+
+    def finish(self, ctx: _ProcCtx) -> None:
+        """Structure the control statements that cannot stop, then fuse runs (see fuse)."""
+        proc = ctx.proc
+        proc.build = ctx
+        if ctx.saved is None:
+            ctx.saved = (set(proc.simple), set(ctx.control))
+        for start, end, shape in ctx.deferred:
+            self._structure_now(ctx, start, end, shape)
+        fuse(proc, self.gen.env)
+
+    # ------------------------------------------------------------------ linking
+    def link(self) -> None:
+        """Once every procedure is compiled: each procedure that can never stop the game (no
+        decision, no simultaneous block, calling and emitting only such procedures) becomes ONE
+        plain Python function `plain(S, thread, locals) -> value`, its whole body (control
+        flow, `return`, `end_game`) written as Python. Calls to it, `emit`s of it, actions
+        and calls from expressions then run it directly, with no frame and no VM dispatch, and
+        the statements around such calls can be fused and structured too. Budget: a call
+        counts 2 steps (a frame's push and pop in the VM) and its nesting counts toward `depth`
+        (METER.nest). `unfuse` undoes all of it (the VM form stays complete)."""
+        procs = self.game.procs
+        ctxs = {name: p.build for name, p in procs.items() if p.build is not None}
+        wanted: set[str] = set()  # procedures something may run directly
+        for ctx in ctxs.values():
+            wanted.update(c.name for c, _, _ in ctx.calls.values())
+            wanted.update(ctx.emits.values())
+        wanted.update(name for name in procs if name.startswith(("action:", "event:")))
+        wanted.update(p.name for p, _ in self.gen.atomic_calls)
+        plain = {name for name in wanted if name in ctxs and not procs[name].suspends}
+        touched_before: set[str] = set()
+        while True:
+            changed = True
+            while changed:  # a procedure is plain only if all it calls and emits is
+                changed = False
+                for name in list(plain):
+                    ctx = ctxs[name]
+                    if any(c.name not in plain for c, _, _ in ctx.calls.values()) or \
+                            any(e in procs and e not in plain for e in ctx.emits.values()):
+                        plain.discard(name)
+                        changed = True
+            touched = [ctx for name, ctx in ctxs.items() if self._relink(ctx, plain, name in touched_before)]
+            touched_before = {ctx.proc.name for ctx in touched}
+            made, failed = {}, set()
+            for ctx in touched:
+                if ctx.proc.name in plain:
+                    fn = self._plain_function(ctx)
+                    if fn is None:
+                        failed.add(ctx.proc.name)
+                    made[ctx.proc.name] = fn
+            if not failed:
+                break
+            plain -= failed  # e.g. nested deeper than Python allows: the VM runs it
+        for ctx in touched:
+            ctx.proc.plain = made.get(ctx.proc.name)
+            self.finish(ctx)
+
+    def _plain_name(self, proc: Proc) -> str:
+        return f"_pp{self.gen.const(proc)}"
+
+    def _relink(self, ctx: _ProcCtx, plain: set, again: bool) -> bool:
+        """Put back the procedure's original instructions, then turn its calls and emits of
+        plain procedures into simple instructions. False if there is nothing to do (`again`:
+        it was relinked before, against a larger `plain`)."""
+        procs = self.game.procs
+        calls = {k: v for k, v in ctx.calls.items() if v[0].name in plain}
+        emits = {k: e for k, e in ctx.emits.items() if e not in procs or e in plain}
+        if not calls and not emits and ctx.proc.name not in plain and not again:
+            return False
+        proc = ctx.proc
+        for i, ins in proc.originals.items():
+            proc.code[i] = ins
+        proc.originals.clear()
+        proc.simple, ctx.control = set(ctx.saved[0]), set(ctx.saved[1])
+        env = self.gen.env
+        for k, (callee, src, ret) in calls.items():
+            body = f"{self._plain_name(callee)}(S, th, {src})"
+            self._replace(proc, k, f"L[{ret!r}] = {body}" if ret is not None else body)
+        for k, event in emits.items():
+            self._replace(proc, k, "pass" if event not in procs else
+                          f"{self._plain_name(procs[event])}(S, th, {{'player': L.get('player')}})")
+        return True
+
+    def _replace(self, proc: Proc, k: int, body: str) -> None:
+        proc.originals.setdefault(k, proc.code[k])
+        proc.code[k] = make_instruction(body, proc.pos[k], self.gen.env)
+        proc.simple.add(k)
+
+    def _plain_function(self, ctx: _ProcCtx) -> Callable | None:
+        """The plain Python function of a procedure that never stops (see link), or None."""
+        lines: list[str] = []
+        if not self._block_source(ctx.body, ctx, lines, 0, "", whole=True):
+            return None
+        proc = ctx.proc
+        src = "\n".join([
+            "def _plain(S, th, L):",
+            f"    fr = _Frame({self.gen.const(proc)}, 0, L)",
+            "    _k = 0",
+            "    S.steps += 2  # a call and its return, as in the VM",
+            "    _m = _METER",
+            "    if S.steps > _m.limits.steps:",
+            "        _calls_exceeded(fr)",
+            "    _m.nest += 1",
+            "    try:",
+            "        if len(th.frames) + _m.nest > _m.limits.depth:",
+            "            _too_deep(fr)",
+            textwrap.indent("\n".join(lines), "        "),
+            "    except _GameEnds:",
+            "        raise",
+            "    except BaseException as _e:",
+            "        fr.pc = _k",
+            "        _x = _locate(_e, fr)",
+            "        if _x is None:",
+            "            raise",
+            "        raise _x from None",
+            "    finally:",
+            "        _m.nest -= 1",
+            ""])
+        scope: dict = {}
+        try:
+            exec(compile(src, f"<rule {proc.decl_pos}>", "exec"), self.gen.env, scope)
+        except (SyntaxError, RecursionError):  # too deeply nested for Python
+            return None
+        fn = scope["_plain"]
+        self.gen.env[self._plain_name(proc)] = fn
+        return fn
 
     # ------------------------------------------------------------------ expressions
     def expr(self, n: ast.Node, sc: Scope) -> Callable:
@@ -309,12 +449,15 @@ class Compiler:
 
     # ------------------------------------------------------------------ structured code
     def structure(self, ctx: _ProcCtx, start: int, shape: tuple) -> None:
-        """Compile a control statement that cannot stop (no decision, call, return or end
+        """Record a control statement; `finish` tries to structure it (see _structure_now)."""
+        ctx.shapes[start] = shape
+        ctx.deferred.append((start, ctx.here(), shape))
+
+    def _structure_now(self, ctx: _ProcCtx, start: int, end: int, shape: tuple) -> None:
+        """Compile a control statement that cannot stop (no decision, VM call, return or end
         inside) into ONE generated Python function with real if/for/while, so the VM dispatches
         once for the whole statement. Its instructions stay in place: their indexes give error
         positions (`_k`), and the statement falls back to them if it cannot be structured."""
-        ctx.shapes[start] = shape
-        end = ctx.here()
         proc = ctx.proc
         if any(k not in proc.simple and k not in ctx.control for k in range(start, end)):
             return
@@ -337,12 +480,22 @@ class Compiler:
         proc.simple.add(start)
         ctx.control.discard(start)
 
-    def _shape_source(self, shape: tuple, ctx: _ProcCtx, out: list, loops: int) -> bool:
-        """Append Python lines for `shape` to `out`; False if it cannot be written as Python."""
+    def _shape_source(self, shape: tuple, ctx: _ProcCtx, out: list, loops: int, whole: bool = False) -> bool:
+        """Append Python lines for `shape` to `out`; False if it cannot be written as Python.
+        `whole`: the lines are the body of the procedure's own plain function (see link), so
+        `return` and `end_game` can be written too."""
         kind = shape[0]
         if kind == "ins":
             k = shape[1]
             if k in ctx.control:
+                return False
+            if whole and k in ctx.returns:
+                out += [f"_k = {k + 1}", f"return {ctx.returns[k] or 'None'}"]
+                return True
+            if whole and k in ctx.ends:
+                out += [f"_k = {k + 1}", f"{_body_of(ctx.proc.code[k], self.gen.env)}", "raise _GameEnds()"]
+                return True
+            if k not in ctx.proc.simple:
                 return False
             out.append(f"_k = {k + 1}")
             out.extend(_body_of(ctx.proc.code[k], self.gen.env).splitlines())
@@ -356,11 +509,11 @@ class Compiler:
             for test, cond, body in branches:
                 out.append(f"{indent}_k = {test + 1}")
                 out.append(f"{indent}if {cond}:")
-                if not self._block_source(body, ctx, out, loops, indent + "    "):
+                if not self._block_source(body, ctx, out, loops, indent + "    ", whole):
                     return False
                 out.append(f"{indent}else:")
                 indent += "    "
-            return self._block_source(orelse, ctx, out, loops, indent)
+            return self._block_source(orelse, ctx, out, loops, indent, whole)
         budget = ["    S.steps += 1", "    if S.steps > _METER.limits.steps:",
                   f"        _count_loop(S, {self.gen.const(shape[-1])})"]
         k = next(self.uniq)
@@ -377,12 +530,13 @@ class Compiler:
             out += [f"_k = {first + 1}", f"_sr{k} = {count}", "while True:", f"    _k = {test + 1}",
                     f"    if _sr{k} <= 0:", "        break", f"    _sr{k} = _sr{k} - 1"]
             out += budget
-        return self._block_source(body, ctx, out, loops + 1, "    ")
+        return self._block_source(body, ctx, out, loops + 1, "    ", whole)
 
-    def _block_source(self, shapes: list, ctx: _ProcCtx, out: list, loops: int, indent: str) -> bool:
+    def _block_source(self, shapes: list, ctx: _ProcCtx, out: list, loops: int, indent: str,
+                      whole: bool = False) -> bool:
         lines: list[str] = []
         for shape in shapes:
-            if not self._shape_source(shape, ctx, lines, loops):
+            if not self._shape_source(shape, ctx, lines, loops, whole):
                 return False
         out.extend(indent + line for line in (lines or ["pass"]))
         return True
@@ -421,7 +575,7 @@ class Compiler:
             th.frames.append(Frame(proc, 0, make_locals(S, fr.L), ret))
             return FRAME
         ins.tail_src = f"th.frames.append(_Frame({self.gen.const(proc)}, 0, {src}, {ret!r}))\nreturn 2"
-        ctx.emit(ins, call.pos)
+        ctx.calls[ctx.emit(ins, call.pos)] = (proc, src, ret)
 
     def s_Assign(self, n, ctx):
         target, sc = n.target, ctx.scope
@@ -675,12 +829,19 @@ class Compiler:
             name = fr.L.pop(slot, None)
             if name is None:
                 return None
-            th.frames.append(Frame(procs[name], 0, {"player": fr.L[who_slot]}))
+            proc = procs[name]
+            if proc.plain is not None:  # never stops: a plain Python call (see link)
+                proc.plain(S, th, {"player": fr.L[who_slot]})
+                return None
+            th.frames.append(Frame(proc, 0, {"player": fr.L[who_slot]}))
             return FRAME
 
         def action_end(S, th, fr):
             proc = S.game.procs.get("event:action_end")
             if proc is None:
+                return None
+            if proc.plain is not None:
+                proc.plain(S, th, {"player": fr.L[who_slot]})
                 return None
             th.frames.append(Frame(proc, 0, {"player": fr.L[who_slot]}))
             return FRAME
@@ -747,13 +908,14 @@ class Compiler:
             S.vars["end_reason"] = "".join(s if type(s) is str else label(S, s(S, fr.L))
                                            for s in segments) or None
             return END
-        ctx.emit(end, n.pos)
+        ctx.ends.add(ctx.emit(end, n.pos))
 
     def s_Return(self, n, ctx):
         if n.value is None:
-            ctx.emit(_return_none, n.pos)
+            ctx.returns[ctx.emit(_return_none, n.pos)] = None
             return
         value = self.gen.source(n.value, ctx.scope)
+        ctx.returns[ctx.here()] = value
         ctx.emit(make_instruction(f"result = {value}\nframes = th.frames\nframes.pop()\n"
                                   "if fr.ret is not None and frames:\n    frames[-1].L[fr.ret] = result\n"
                                   "return 2  # FRAME", n.pos, self.gen.env), n.pos)
@@ -770,7 +932,7 @@ class Compiler:
                 return None
             th.frames.append(Frame(proc, 0, {"player": fr.L.get("player")}))
             return FRAME
-        ctx.emit(emit, n.pos)
+        ctx.emits[ctx.emit(emit, n.pos)] = event
 
     def s_Pass(self, n, ctx):
         pass
@@ -917,9 +1079,9 @@ class Compiler:
         inner = Scope(ctx.scope)
         inner.names[n.var] = n.var
         body_ctx = _ProcCtx(body_proc, inner, n.var, True)
-        self.block(n.body, body_ctx)
+        body_ctx.body = self.block(n.body, body_ctx)
         body_ctx.emit(_return_none, n.pos)
-        fuse(body_proc, self.gen.env)
+        self.finish(body_ctx)
         ctx.proc.suspends = True
         var = n.var
 
