@@ -72,10 +72,6 @@ def piece_or_attr_id(S: Any, value: Any) -> Any:
     return int(value) if type(value) is Piece else getattr_rt(S, value, "id")
 
 
-def missing(kind: str, name: str, index: Any) -> Any:
-    raise RuleRuntimeError(f'{kind} "{name}" has no index {index!r}')
-
-
 def piece_index(S: Any, p: Any) -> int:
     return S.zones[S.loc[p]].index(p)
 
@@ -153,7 +149,7 @@ class ExprGen:
         self.env = game.code_env  # one namespace per game: every generator adds to it
         self.env.update({
             "Piece": Piece, "_items": items, "_contains": contains, "_getattr": getattr_rt,
-            "_mut": mutable_attr, "_index": index_rt, "_missing": missing, "_pindex": piece_index,
+            "_mut": mutable_attr, "_index": index_rt, "_pindex": piece_index,
             "_node": board_node, "_times": times, "_add": budget_add, "_charge": charge, "_tick": tick,
             "_mod": modulo, "_run_atomic": run_atomic, "_fail": fail,
             "_piece_or_attr_id": piece_or_attr_id,
@@ -260,7 +256,7 @@ class ExprGen:
         table = {"zone": "zone_index", "counter": "counter_index", "variable": "variable_index"}[kind]
         parts = [self.source(k, sc) for k in keys]
         index = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ",)"
-        return f"(S.lay.{table}[{name!r}].get({index}) or _missing({kind!r}, {name!r}, {index}))"
+        return f"S.lay.{table}[{name!r}][{index}]"  # a missing index: layout.IndexTable
 
     def family_value(self, kind: str, name: str, keys: list, pos: Pos, sc: Scope) -> str:
         key = self.family_key(kind, name, keys, pos, sc)

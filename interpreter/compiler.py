@@ -47,6 +47,14 @@ def _as_pieces(S: Any, value: Any) -> list:
     return out
 
 
+class _Source(str):
+    """Generated Python source (not a literal text)."""
+
+
+def _not_a_zone(value: Any) -> None:
+    raise RuleRuntimeError(f"move needs a zone to move to, got {value!r}")
+
+
 def _as_players(S: Any, value: Any) -> list:
     if value is None:
         raise RuleRuntimeError("expected a player or a list of players; got none")
@@ -255,6 +263,8 @@ class Compiler:
         self.gen.env["_count_loop"] = count_loop
         self.gen.env["_METER"] = METER
         self.gen.env["_Frame"] = Frame
+        self.gen.env.update({"_ZoneRef": ZoneRef, "_not_a_zone": _not_a_zone, "_as_pieces": _as_pieces,
+                             "_log_entry": log_entry})
         self.gen.env.update({"_GameEnds": GameEnds, "_locate": locate, "_calls_exceeded": calls_exceeded,
                              "_too_deep": too_deep})
 
@@ -656,27 +666,16 @@ class Compiler:
         ctx.emit_code(self.gen.source(n.expr, ctx.scope), n.pos, self.gen.env)
 
     def s_Move(self, n, ctx):
-        what = self.expr(n.what, ctx.scope)
-        to = self.expr(n.to, ctx.scope)
-        at = self.expr(n.at, ctx.scope) if n.at is not None else None
-        place, face = n.place, n.face
-
-        def move(S, th, fr):
-            dest = to(S, fr.L)
-            if type(dest) is not ZoneRef:
-                raise RuleRuntimeError(f"move needs a zone to move to, got {dest!r}")
-            S.move(_as_pieces(S, what(S, fr.L)), dest, place, at(S, fr.L) if at else None, face)
-        ctx.emit_simple(move, n.pos)
+        sc = ctx.scope
+        what, to = self.gen.source(n.what, sc), self.gen.source(n.to, sc)
+        at = self.gen.source(n.at, sc) if n.at is not None else "None"
+        ctx.emit_code(f"_d = {to}\nif type(_d) is not _ZoneRef:\n    _not_a_zone(_d)\n"
+                      f"S.move(_as_pieces(S, {what}), _d, {n.place!r}, {at}, {n.face!r})", n.pos, self.gen.env)
 
     def s_Draw(self, n, ctx):
-        count, src, dst = (self.expr(x, ctx.scope) for x in (n.count, n.source, n.dest))
-        face = n.face
-
-        def draw(S, th, fr):
-            k = count(S, fr.L)
-            source, dest = src(S, fr.L), dst(S, fr.L)
-            S.move(S.zones[source][:max(0, k)], dest, None, None, face)
-        ctx.emit_simple(draw, n.pos)
+        count, src, dst = (self.gen.source(x, ctx.scope) for x in (n.count, n.source, n.dest))
+        ctx.emit_code(f"_c = {count}\n_s = {src}\n_d = {dst}\n"
+                      f"S.move(S.zones[_s][:max(0, _c)], _d, None, None, {n.face!r})", n.pos, self.gen.env)
 
     def s_Deal(self, n, ctx):
         count, src, fam = (self.expr(x, ctx.scope) for x in (n.count, n.source, n.family))
@@ -713,13 +712,9 @@ class Compiler:
         ctx.emit_simple(lambda S, th, fr: S.shuffle(z(S, fr.L)), n.pos)
 
     def s_Flip(self, n, ctx):
-        what = self.expr(n.what, ctx.scope)
-        face = n.face
-
-        def flip(S, th, fr):
-            for p in _as_pieces(S, what(S, fr.L)):
-                S.set_face(p, (not S.face_up(p)) if face is None else face)
-        ctx.emit_simple(flip, n.pos)
+        what = self.gen.source(n.what, ctx.scope)
+        face = "not S.face_up(_p)" if n.face is None else repr(n.face)
+        ctx.emit_code(f"for _p in _as_pieces(S, {what}):\n    S.set_face(_p, {face})", n.pos, self.gen.env)
 
     def s_Reveal(self, n, ctx):
         what = self.expr(n.what, ctx.scope)
@@ -851,14 +846,13 @@ class Compiler:
             ctx.emit(action_end, n.pos)
 
     def s_Log(self, n, ctx):
-        segments = self._log_segments(n, ctx)
+        # generated source: with logging off (simulations) a log line costs one test
+        parts = [s if type(s) is _Source else repr(s) for s in self._log_segments(n, ctx, source=True)]
+        ctx.emit_code(f"if S.logging:\n    S.log.append(_log_entry(S, [{', '.join(parts)}], th))",
+                      n.pos, self.gen.env)
 
-        def log(S, th, fr):
-            if S.logging:
-                S.log.append(log_entry(S, [s if type(s) is str else s(S, fr.L) for s in segments], th))
-        ctx.emit_simple(log, n.pos)
-
-    def _log_segments(self, n: ast.Log, ctx: _ProcCtx) -> list:
+    def _log_segments(self, n: ast.Log, ctx: _ProcCtx, source: bool = False) -> list:
+        """Literal texts and, for each {expr}, a compiled function (or its _Source)."""
         text, out, i, buf = n.text, [], 0, []
         base = n.text_pos or n.pos
         while i < len(text):
@@ -878,7 +872,7 @@ class Compiler:
                     buf = []
                 src = SourceMap(base.file, base.line, base.col + 1 + i + 1, None, 0)
                 node = parse_expr(text[i + 1:end], src)
-                out.append(self.expr(node, ctx.scope))
+                out.append(_Source(self.gen.source(node, ctx.scope)) if source else self.expr(node, ctx.scope))
                 i = end + 1
             else:
                 buf.append(ch)

@@ -52,6 +52,9 @@ def run(S: State) -> None:
         sig = run_thread(S, th, 0)
         if sig == SUSPEND:
             th.status = "choose"
+            if len(S.threads) == 1:  # the common case: the index is this one thread
+                S.deciders = {int(th.pending.player): th}
+                return
         elif sig == WAIT:
             th.status = "wait"
         elif sig == END:
