@@ -10,6 +10,7 @@ where it helps, the nearest valid name. Errors are collected, not raised one at 
 from __future__ import annotations
 
 import itertools
+import re
 import operator
 import textwrap
 from typing import Any, Callable
@@ -47,8 +48,20 @@ def _as_pieces(S: Any, value: Any) -> list:
     return out
 
 
+_FR = re.compile(r"\bfr\b")
+
+
 class _Source(str):
     """Generated Python source (not a literal text)."""
+
+
+def _discard(S: Any, value: Any, face: bool | None) -> None:
+    for p in _as_pieces(S, value):
+        dest = S.lay.discard[p]
+        if dest is None:
+            raise RuleRuntimeError(f'{S.lay.static[p]["name"]} cannot be discarded: its component '
+                                   f'"{S.lay.component[p]}" names no `discard:` zone')
+        S.move([p], dest, None, None, face)
 
 
 def _not_a_zone(value: Any) -> None:
@@ -264,7 +277,8 @@ class Compiler:
         self.gen.env["_METER"] = METER
         self.gen.env["_Frame"] = Frame
         self.gen.env.update({"_ZoneRef": ZoneRef, "_not_a_zone": _not_a_zone, "_as_pieces": _as_pieces,
-                             "_log_entry": log_entry})
+                             "_log_entry": log_entry, "_discard": _discard,
+                             "_as_pieces_or_zones": _as_pieces_or_zones, "_as_players": _as_players})
         self.gen.env.update({"_GameEnds": GameEnds, "_locate": locate, "_calls_exceeded": calls_exceeded,
                              "_too_deep": too_deep})
 
@@ -398,23 +412,26 @@ class Compiler:
         if not self._block_source(ctx.body, ctx, lines, 0, "", whole=True):
             return None
         proc = ctx.proc
+        frame = f"_Frame({self.gen.const(proc)}, _k, L)"
+        # a frame only for instructions that take one (closures), else made when an error needs it
+        eager = any(_FR.search(line) for line in lines)
         src = "\n".join([
             "def _plain(S, th, L):",
-            f"    fr = _Frame({self.gen.const(proc)}, 0, L)",
             "    _k = 0",
+            f"    fr = {frame if eager else 'None'}",
             "    S.steps += 2  # a call and its return, as in the VM",
             "    _m = _METER",
             "    if S.steps > _m.limits.steps:",
-            "        _calls_exceeded(fr)",
+            f"        _calls_exceeded({frame})",
             "    _m.nest += 1",
             "    try:",
             "        if len(th.frames) + _m.nest > _m.limits.depth:",
-            "            _too_deep(fr)",
+            f"            _too_deep({frame})",
             textwrap.indent("\n".join(lines), "        "),
             "    except _GameEnds:",
             "        raise",
             "    except BaseException as _e:",
-            "        fr.pc = _k",
+            f"        fr = {frame}",
             "        _x = _locate(_e, fr)",
             "        if _x is None:",
             "            raise",
@@ -695,21 +712,10 @@ class Compiler:
         ctx.emit_simple(deal, n.pos)
 
     def s_Discard(self, n, ctx):
-        what = self.expr(n.what, ctx.scope)
-        face = n.face
-
-        def discard(S, th, fr):
-            for p in _as_pieces(S, what(S, fr.L)):
-                dest = S.lay.discard[p]
-                if dest is None:
-                    raise RuleRuntimeError(f'{S.lay.static[p]["name"]} cannot be discarded: its component '
-                                           f'"{S.lay.component[p]}" names no `discard:` zone')
-                S.move([p], dest, None, None, face)
-        ctx.emit_simple(discard, n.pos)
+        ctx.emit_code(f"_discard(S, {self.gen.source(n.what, ctx.scope)}, {n.face!r})", n.pos, self.gen.env)
 
     def s_Shuffle(self, n, ctx):
-        z = self.expr(n.zone, ctx.scope)
-        ctx.emit_simple(lambda S, th, fr: S.shuffle(z(S, fr.L)), n.pos)
+        ctx.emit_code(f"S.shuffle({self.gen.source(n.zone, ctx.scope)})", n.pos, self.gen.env)
 
     def s_Flip(self, n, ctx):
         what = self.gen.source(n.what, ctx.scope)
@@ -717,19 +723,13 @@ class Compiler:
         ctx.emit_code(f"for _p in _as_pieces(S, {what}):\n    S.set_face(_p, {face})", n.pos, self.gen.env)
 
     def s_Reveal(self, n, ctx):
-        what = self.expr(n.what, ctx.scope)
-        to = self.expr(n.to, ctx.scope) if n.to is not None else None
-
-        def reveal(S, th, fr):
-            pieces = _as_pieces_or_zones(S, what(S, fr.L))
-            if to is None:
-                for p in pieces:
-                    S.set_face(p, True)
-            else:
-                players = _as_players(S, to(S, fr.L))
-                for p in pieces:
-                    S.reveal_to(p, players)
-        ctx.emit_simple(reveal, n.pos)
+        what = self.gen.source(n.what, ctx.scope)
+        if n.to is None:
+            body = f"for _p in _as_pieces_or_zones(S, {what}):\n    S.set_face(_p, True)"
+        else:
+            body = (f"_ps = _as_pieces_or_zones(S, {what})\n_ws = _as_players(S, {self.gen.source(n.to, ctx.scope)})\n"
+                    "for _p in _ps:\n    S.reveal_to(_p, _ws)")
+        ctx.emit_code(body, n.pos, self.gen.env)
 
     def s_Roll(self, n, ctx):
         what = self.expr(n.what, ctx.scope)
