@@ -28,7 +28,7 @@ from .parser import parse_expr
 from .source import SourceMap
 from .threads import Frame
 from .values import Family, Piece, ZoneRef
-from .vm import END, FRAME, WAIT, GameEnds, calls_exceeded, count_loop, locate, new_thread, too_deep
+from .vm import FRAME, WAIT, GameEnds, calls_exceeded, count_loop, locate, new_thread, too_deep
 
 RESERVED_VARS = {"round", "phase"}
 
@@ -96,13 +96,12 @@ class _ProcCtx:
         self.shapes: dict[int, tuple] = {}  # first instruction of a control statement -> its shape
         # What Compiler.link needs to compile the procedure again once it knows which procedures
         # never stop the game: control statements to structure (innermost first), the shape of
-        # the whole body, and the instructions that call, emit, return or end the game.
+        # the whole body, and the instructions that call, emit or return.
         self.deferred: list[tuple[int, int, tuple]] = []  # (start, end, shape)
         self.body: list = []
         self.calls: dict[int, tuple] = {}  # index -> (callee Proc, locals source, return slot)
         self.emits: dict[int, str] = {}  # index -> event procedure name
         self.returns: dict[int, str | None] = {}  # index -> value source (None: no value)
-        self.ends: set[int] = set()
         self.saved: tuple | None = None  # (simple, control) before structuring
 
     def emit(self, ins: Callable, pos: Pos) -> int:
@@ -481,8 +480,8 @@ class Compiler:
         ctx.deferred.append((start, ctx.here(), shape))
 
     def _structure_now(self, ctx: _ProcCtx, start: int, end: int, shape: tuple) -> None:
-        """Compile a control statement that cannot stop (no decision, VM call, return or end
-        inside) into ONE generated Python function with real if/for/while, so the VM dispatches
+        """Compile a control statement that cannot stop (no decision, VM call, return or emit
+        of a trigger that may stop inside) into ONE generated Python function with real if/for/while, so the VM dispatches
         once for the whole statement. Its instructions stay in place: their indexes give error
         positions (`_k`), and the statement falls back to them if it cannot be structured."""
         proc = ctx.proc
@@ -510,7 +509,7 @@ class Compiler:
     def _shape_source(self, shape: tuple, ctx: _ProcCtx, out: list, loops: int, whole: bool = False) -> bool:
         """Append Python lines for `shape` to `out`; False if it cannot be written as Python.
         `whole`: the lines are the body of the procedure's own plain function (see link), so
-        `return` and `end_game` can be written too."""
+        `return` can be written too."""
         kind = shape[0]
         if kind == "ins":
             k = shape[1]
@@ -518,9 +517,6 @@ class Compiler:
                 return False
             if whole and k in ctx.returns:
                 out += [f"_k = {k + 1}", f"return {ctx.returns[k] or 'None'}"]
-                return True
-            if whole and k in ctx.ends:
-                out += [f"_k = {k + 1}", f"{_body_of(ctx.proc.code[k], self.gen.env)}", "raise _GameEnds()"]
                 return True
             if k not in ctx.proc.simple:
                 return False
@@ -898,11 +894,11 @@ class Compiler:
     def s_EndGame(self, n, ctx):
         segments = self._log_segments(ast.Log(n.pos, n.reason, n.text_pos), ctx) if n.reason else []
 
-        def end(S, th, fr):
-            S.vars["end_reason"] = "".join(s if type(s) is str else label(S, s(S, fr.L))
-                                           for s in segments) or None
-            return END
-        ctx.ends.add(ctx.emit(end, n.pos))
+        def end_reason(S, L):
+            S.vars["end_reason"] = "".join(s if type(s) is str else label(S, s(S, L)) for s in segments) or None
+        # a simple instruction: GameEnds stops the run wherever it is (run_thread returns END),
+        # so an `if … end_game` does not break a fused run or a structured loop
+        ctx.emit_code(f"{self.gen.const(end_reason)}(S, L)\nraise _GameEnds()", n.pos, self.gen.env)
 
     def s_Return(self, n, ctx):
         if n.value is None:
