@@ -94,7 +94,7 @@ def _worker() -> None:
             states = mid_game(game, n, opts, 4)
             t = time.process_time()
             for S in states:
-                MctsAgent(iterations=task["iterations"], seed=0).choose(S, S.current_players()[0])
+                MctsAgent(task["iterations"], seed=0).choose(S, S.current_players()[0])  # old and new signature
             out = {"cpu": time.process_time() - t, "iterations": task["iterations"] * len(states)}
         else:
             out = {"error": f"unknown task {kind}"}
