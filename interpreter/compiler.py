@@ -2,7 +2,9 @@
 
 Expressions become closures `f(S, L)` (S: the state, L: the frame's locals). Statement blocks
 become procedures: flat lists of VM instructions (see vm.py) with jumps for control flow, so a
-procedure can stop at a decision and resume later from plain data.
+procedure can stop at a decision and resume later from plain data. Once every procedure is
+compiled, `Compiler.link` turns each one that can never stop the game into one plain Python
+function that its callers call directly (no frame, no VM dispatch).
 
 Every name, attribute, arity and placement problem is reported with its `file:line:col` and,
 where it helps, the nearest valid name. Errors are collected, not raised one at a time.
@@ -10,8 +12,8 @@ where it helps, the nearest valid name. Errors are collected, not raised one at 
 from __future__ import annotations
 
 import itertools
-import re
 import operator
+import re
 import textwrap
 from typing import Any, Callable
 
@@ -163,10 +165,18 @@ def fuse(proc: Proc, env: dict) -> None:
             units.append(j)
             j = getattr(code[j], "span_end", j + 1)
         tail = _tail_of(code[j], j, env) if j < n else None
+        if tail is not None:
+            tail += _loop_head_source(code, getattr(code[j], "loop_head", None))
         if len(units) >= 2 or tail is not None:
             proc.originals.setdefault(i, code[i])
             code[i] = _fused_source([(k, _body_of(code[k], env)) for k in units], j, env, tail)
         i = j
+    for j in range(n):  # a jump back to a loop's head that no run absorbed: with the head too
+        ins = code[j]
+        head = getattr(ins, "loop_head", None)
+        if head is not None and getattr(code[head], "is_step", False):
+            proc.originals.setdefault(j, ins)
+            code[j] = _fused_source([], j, env, ins.tail_src + _loop_head_source(code, head))
 
 
 def unfuse(proc: Proc) -> None:
@@ -210,6 +220,20 @@ def _tail_of(ins: Callable, at: int, env: dict) -> str | None:
     env["_instructions"].append(ins)
     env[name] = ins
     return f"return {name}(S, th, fr)"
+
+
+def _loop_head_source(code: list, head: int | None) -> str:
+    """After a jump back to a loop's head: the head's step (next element, or leave the loop)
+    and, if the loop goes on, the instruction after it when it has source (a call, a jump),
+    run inline as the VM would run them, so the next iteration costs no dispatch."""
+    if head is None or not getattr(code[head], "is_step", False):
+        return ""
+    src = f"\nfr.pc = {head + 1}\n_k = {head + 1}\n{code[head].tail_src}"
+    after = getattr(code[head + 1], "tail_src", None) if head + 1 < len(code) else None
+    if after is not None:
+        src += (f"\nif fr.pc == {head + 1}:\n    fr.pc = {head + 2}\n    _k = {head + 2}\n"
+                + textwrap.indent(after, "    "))
+    return src
 
 
 def _fused_source(run: list, end: int, env: dict, tail: str | None = None) -> Callable:
@@ -981,6 +1005,7 @@ class Compiler:
                 return None
             L[var] = seq[i]
             L[i_slot] = i + 1
+        step.is_step = True
         ctx.proc.code[test] = step
         body = self._loop_with_cleanup(ctx, head, n.body, exit_target, [seq_slot, i_slot])
         step.tail_src = (f"_i = L[{i_slot!r}]\n_s = L[{seq_slot!r}]\nif _i >= len(_s):\n"
@@ -991,6 +1016,7 @@ class Compiler:
     def _loop_back(self, head: int, pos: Pos) -> Callable:
         """The jump back to a loop's head, also as source for the end of a fused run."""
         ins = _loop_back(head, pos)
+        ins.loop_head = head
         ins.tail_src = ("S.steps += 1\nif S.steps > _METER.limits.steps:\n"
                         f"    _count_loop(S, {self.gen.const(pos)})\nfr.pc = {head}")
         return ins
@@ -1039,6 +1065,7 @@ class Compiler:
                 fr.pc = _t[0]
                 return None
             fr.L[slot] = left - 1
+        step.is_step = True
         ctx.proc.code[test] = step
         body = self._loop_with_cleanup(ctx, head, n.body, exit_target, [slot])
         step.tail_src = (f"_l = L[{slot!r}]\nif _l <= 0:\n    del L[{slot!r}]\n    fr.pc = {exit_target[0]}\n"
@@ -1055,6 +1082,7 @@ class Compiler:
         def step(S, th, fr, _t=exit_target):
             if not cond(S, fr.L):
                 fr.pc = _t[0]
+        step.is_step = True
         ctx.proc.code[test] = step
         body = self._loop_with_cleanup(ctx, head, n.body, exit_target, [])
         step.tail_src = f"if not ({cond_src}):\n    fr.pc = {exit_target[0]}"
