@@ -301,7 +301,8 @@ class Compiler:
         self.gen.env["_Frame"] = Frame
         self.gen.env.update({"_ZoneRef": ZoneRef, "_not_a_zone": _not_a_zone, "_as_pieces": _as_pieces,
                              "_log_entry": log_entry, "_discard": _discard,
-                             "_as_pieces_or_zones": _as_pieces_or_zones, "_as_players": _as_players})
+                             "_as_pieces_or_zones": _as_pieces_or_zones, "_as_players": _as_players,
+                             "_start_choice": start_choice, "_label": label})
         self.gen.env.update({"_GameEnds": GameEnds, "_locate": locate, "_calls_exceeded": calls_exceeded,
                              "_too_deep": too_deep})
 
@@ -772,46 +773,45 @@ class Compiler:
         slot = ctx.chooser
         return lambda S, L: L[slot]
 
+    def _chooser_source(self, by, ctx, pos) -> str:
+        if by is not None:
+            return self.gen.source(by, ctx.scope)
+        if ctx.chooser is None:
+            raise RuleError("who decides? add `by <player>` (no `player` is defined here)", pos, "E225")
+        return f"L[{ctx.chooser!r}]"
+
     def s_Choose(self, n, ctx):
-        sc = ctx.scope
-        source = self.expr(n.source, sc)
+        """Generated source: the candidates, the bounds, the chooser and the prompt are computed
+        inline, then decisions.start_choice suspends (or not: a choice of nothing)."""
+        sc, gen = ctx.scope, self.gen
+        source = gen.source(n.source, sc)
         slot = n.var
         sc.names[n.var] = slot
-        where = self.expr(n.where, sc) if n.where is not None else None
-        who = self._chooser(n.by, ctx, n.pos)
-        low = self.expr(n.low, sc) if n.low is not None else None
-        high = self.expr(n.high, sc) if n.high is not None else None
-        mode, optional, pos = n.count, n.optional, n.pos
-        prompt = self._text_function(n.prompt, pos, ctx) if n.prompt else None
+        where = gen.source(n.where, sc) if n.where is not None else None
+        who = self._chooser_source(n.by, ctx, n.pos)
+        mode = n.count
+        bounds = {"one": "_lo = _hi = 1", "exact": f"_lo = _hi = {gen.source(n.low, sc) if n.low else None}",
+                  "up_to": f"_lo = 0\n_hi = {gen.source(n.high, sc) if n.high else None}"}.get(mode)
+        if bounds is None:
+            bounds = f"_lo = {gen.source(n.low, sc)}\n_hi = {gen.source(n.high, sc)}"
+        prompt = "None"
+        if n.prompt:
+            parts = [f"_label(S, {s})" if type(s) is _Source else repr(s)
+                     for s in self._log_segments(ast.Log(n.pos, n.prompt, n.pos), ctx, source=True)]
+            prompt = parts[0] if len(parts) == 1 and "{" not in n.prompt else f"''.join([{', '.join(parts)}])"
         ctx.proc.suspends = True
         label_key = None
         if n.label is not None:
             label_key = f"{ctx.proc.name}@{n.pos.line}:{n.pos.col}"
             self.game.label_fns[label_key] = (self._label_function(n.label, ctx), slot)
-
-        def choose(S, th, fr):
-            L = fr.L
-            candidates = items(S, source(S, L))
-            if where is not None:
-                kept = []
-                for v in candidates:
-                    L[slot] = v
-                    if where(S, L):
-                        kept.append(v)
-                candidates = kept
-            else:
-                candidates = list(candidates)
-            if mode == "one":
-                lo, hi = 1, 1
-            elif mode == "exact":
-                lo = hi = low(S, L)
-            elif mode == "up_to":
-                lo, hi = 0, high(S, L)
-            else:
-                lo, hi = low(S, L), high(S, L)
-            return start_choice(S, th, fr, who(S, L), candidates, mode, lo, hi, optional, slot,
-                                prompt(S, L) if prompt else None, pos, label_key)
-        ctx.emit(choose, n.pos)
+        if where is None:
+            lines = [f"_c = list(_items(S, {source}))"]
+        else:
+            lines = ["_c = []", f"for _w in _items(S, {source}):", f"    L[{slot!r}] = _w",
+                     f"    if {where}:", "        _c.append(_w)"]
+        lines += [bounds, f"return _start_choice(S, th, fr, {who}, _c, {mode!r}, _lo, _hi, {n.optional!r}, "
+                          f"{slot!r}, {prompt}, {gen.const(n.pos)}, {label_key!r})"]
+        ctx.emit(make_instruction("\n".join(lines), n.pos, gen.env), n.pos)
 
     def s_Perform(self, n, ctx):
         actions = []
