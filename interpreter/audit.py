@@ -454,6 +454,7 @@ def load_for_audit(path: str, variants: list = ()) -> tuple[Any, list, list]:
     definition = build_game(doc, files, flows=False)
     check = FlowCheck(doc, definition)
     static = check.run()
+    definition.warnings.extend(check.warnings)  # flows only play decides (E246): the audit decides them
     definition.record_disclosures = True
     return Game(definition), static, log_templates(check.logs)
 
@@ -477,11 +478,12 @@ def audit_command(file: str, players: int | None, seed: int, options: dict, vari
     leak = report.leaks[0] if report.leaks else None
     if as_json:
         data = {"file": file, "game": game.id, "players": n, "options": opts, "variants": list(variants),
-                "seed": seed, "static": [str(e) for e in static], **report.to_json()}
+                "seed": seed, "static": [str(e) for e in static],
+                "static_warnings": [str(e) for e in game.d.warnings], **report.to_json()}
         data["clean"] = data["clean"] and not static
         print(json.dumps(data, default=str))
     else:
-        for e in static:
+        for e in static + game.d.warnings:
             print(str(e), file=sys.stderr)
         if leak is not None:
             where = f"{leak.where}: " if leak.where else f"{file}: "

@@ -19,10 +19,12 @@ A flow is accepted when the source is disclosed in the same procedure before the
 face-up zone, a `call` of a procedure that does one of these, or when the value is wrapped in
 `disclose(…)` (an intended announcement).
 
-The check is deliberately conservative in what it calls a source (custom visibility rules,
-zones whose faces change during play, `pieces(component)`, values passed into `do:` procedures,
-are left to the run-time audit, interpreter/audit.py): every finding is a flow written in the
-rules, so the included games load with no finding.
+Some flows can only be judged at run time: a zone with a `custom` visibility rule, a zone whose
+owner is computed (`owner:`) read into what one player sees, a zone that shows face-up pieces to
+all but may hold face-down ones, pieces found with `pieces(component)` when the component does
+not start hidden, the end-of-game summary reading a zone that is revealed elsewhere, a statement
+that may fail with an error message naming a hidden piece. Those are *warnings* (E246, shown by
+`validate`, loading goes on); the run-time audit (interpreter/audit.py) decides them.
 """
 from __future__ import annotations
 
@@ -38,9 +40,12 @@ EVERYONE = None  # a sink seen by every player
 ANY_OWNER = "*"  # a source owned by "some player" (zones(hand), hand without index)
 
 CODES = {
-    "log": "E240", "end": "E240", "prompt": "E241", "label": "E241", "options": "E242",
-    "slot": "E243", "condition": "E244", "order": "E245",
+    "log": "E240", "end": "E240", "summary": "E240", "prompt": "E241", "label": "E241",
+    "options": "E242", "slot": "E243", "condition": "E244", "ends": "E244", "order": "E245",
+    "error": "E246",
 }
+WARNING = "E246"  # a flow only play decides: shown by `validate`, loading goes on
+LOCATION = {"zone", "index", "pos"}  # where a piece is (hidden when found with pieces(component))
 KEEP_ORIGIN = {"top", "bottom", "first", "last", "filter", "sort", "unique", "reverse", "shuffled",
                "random_choice", "without", "remove", "append", "concat", "flatten", "argmax", "argmin",
                "min", "max", "get"}
@@ -55,6 +60,8 @@ class Source:
     what: str
     pos: Pos
     handle: str | None = None  # the local holding the piece read, if any (disclosing it covers)
+    runtime: str | None = None  # why only play decides whether a viewer sees it (a warning)
+    computed_owner: bool = False  # `owner` is the text of a zone's computed owner
 
 
 @dataclass(frozen=True)
@@ -120,6 +127,11 @@ class Marks:
         return viewer is not None and ((family, viewer) in self.viewers
                                        or self.pre_viewers.get((family, viewer)) == self.epoch)
 
+    def shown_to_everyone(self) -> frozenset:
+        """Zone families shown to everyone so far in this stretch (or before it)."""
+        return frozenset(fam for fam in self.everyone if isinstance(fam, str)) | frozenset(
+            fam for fam, epoch in self.pre_everyone.items() if epoch == self.epoch and isinstance(fam, str))
+
     def disclose(self, family: Any, viewer: str | None) -> None:
         if viewer is None:
             self.everyone.setdefault(family, self.epoch)
@@ -137,10 +149,11 @@ class Flow:
     marks: Marks = field(default_factory=Marks)
     depth: int = 0
     subst: dict = field(default_factory=dict)  # parameter -> argument text (inlined functions)
+    via: str = ""  # " (through the call of f at file:line:col)" inside an inlined procedure
 
     def child(self, env: dict | None = None, pc: frozenset | None = None) -> "Flow":
         return Flow(dict(self.env) if env is None else env, self.decider,
-                    self.pc if pc is None else pc, self.marks, self.depth, self.subst)
+                    self.pc if pc is None else pc, self.marks, self.depth, self.subst, self.via)
 
     def fp(self, node: Any) -> str:
         return fingerprint(node, self.subst)
@@ -152,12 +165,21 @@ class FlowCheck:
     def __init__(self, doc: YMap, game: Any):
         self.doc, self.game = doc, game
         self.errors: list[RuleError] = []
+        self.warnings: list[RuleError] = []
         self.seen: set = set()
         self.expr_fns: dict = {}
         self.public_attrs = self._public_attrs()
         self.logs: list = []  # (text, pos) of every log statement (the audit finds rules by them)
         self.quiet = False  # a first pass that only collects what gets disclosed
         self.proc_discloses: dict = {}  # procedure name -> (families, {family: viewers})
+        self.proc_bodies: dict = {}  # procedure name -> (statements, params)
+        self.inlining: set = set()  # procedures being followed with their callers' arguments
+        self.inlined: set = set()  # ids of call nodes followed into their procedure
+        self.call_marks: dict = {}  # procedure name -> [families shown to everyone at a call site]
+        self.entry: dict = {}  # procedure name -> families shown to everyone at every call site
+        self.disclosed_anywhere: set = set()  # families some rule shows to everyone
+        self.face_down_families = self._face_down_families()
+        self.secret_families = {name for name in self.game.zones if self.secrecy(name)[0] is not None}
 
     # ------------------------------------------------------------------ definitions
     def _public_attrs(self) -> set:
@@ -174,20 +196,61 @@ class FlowCheck:
         return {a for a, flags in defined.items() if all(flags)}
 
     def zone_secrecy(self, family: str) -> str | None:
-        """"owner", "hidden", or None (everyone sees the faces, or it depends on play)."""
+        """"owner", "hidden", "pieces" or None (everyone sees the faces)."""
+        return self.secrecy(family)[0]
+
+    def secrecy(self, family: str) -> tuple[str | None, str | None]:
+        """(kind, runtime): kind is "owner" (its owner sees the faces), "hidden" (nobody),
+        "pieces" (pieces(component): wherever they are) or None (everyone); runtime says why
+        only play decides it (findings are then warnings)."""
+        if family.startswith("pieces("):
+            return self._pieces_secrecy(family[len("pieces("):-1])
         z = self.game.zones.get(family)
-        if z is None or z.custom is not None or z.grid is not None:
-            return None
-        rule = z.vis_up
+        if z is None or z.grid is not None:
+            return None, None
+        if z.custom is not None:
+            return "hidden", f"who sees the pieces of {family} is decided by its custom visibility rule"
+        rule, runtime = z.vis_up, None
         if z.face is False:
             rule = z.vis_down
+        elif z.face is None and rule == "all" and z.vis_down != "all" and family in self.face_down_families:
+            rule = z.vis_down  # face-up pieces show, but the rules also put pieces face down there
+            runtime = f"the pieces of {family} may lie face up (seen by all) or face down"
         if rule == "all":
-            return None
+            return None, None
         if rule == "owner":
-            if z.owner is not None or not any(d.kind == "player" for d in z.dims):
-                return None  # the owner is computed at run time: left to the audit
-            return "owner"
-        return "hidden"
+            if z.owner is None and not any(d.kind == "player" for d in z.dims):
+                return "hidden", runtime  # no one owns it: nobody sees its faces
+            return "owner", runtime
+        return "hidden", runtime
+
+    def _pieces_secrecy(self, comp_id: str) -> tuple[str | None, str | None]:
+        if not self.secret_families:
+            return None, None
+        comp = self.game.components.get(comp_id)
+        if comp is not None and comp.start in self.secret_families:
+            return "pieces", None
+        return "pieces", f"the {comp_id} pieces may all be in public zones by then"
+
+    def _face_down_families(self) -> set:
+        """Zone families the rules put pieces face down into (or that face-down pieces start in)."""
+        out = {c.start for c in self.game.components.values() if c.start and not c.face_up}
+        for proc_text in _all_blocks(self.doc):
+            try:
+                stmts = parse_block(proc_text)
+            except RuleError:
+                continue
+            for node in _walk(stmts):
+                dest = getattr(node, "to", None) if isinstance(node, ast.Move) else \
+                    getattr(node, "dest", None) if isinstance(node, ast.Draw) else \
+                    getattr(node, "family", None) if isinstance(node, ast.Deal) else None
+                if dest is not None and getattr(node, "face", None) is False:
+                    target = dest.obj if isinstance(dest, ast.Index) else dest
+                    if isinstance(target, ast.Name):
+                        out.add(target.id)
+                if isinstance(node, ast.Flip) and node.face is False:
+                    out |= {n.id for n in _walk([node.what]) if isinstance(n, ast.Name) and n.id in self.game.zones}
+        return out
 
     def zone_is_public(self, family: str, face: bool | None) -> bool:
         z = self.game.zones.get(family)
@@ -199,6 +262,9 @@ class FlowCheck:
 
     def _player_key(self, family: Any, keys: list, f: Flow | None = None) -> str:
         dims = family.dims
+        if getattr(family, "owner", None) is not None:  # a zone whose owner is computed
+            shown = ", ".join(f.fp(k) if f is not None else fingerprint(k) for k in keys)
+            return f"the owner of {family.name}[{shown}]" if keys else f"the owner of {family.name}"
         for i, d in enumerate(dims):
             if d.kind == "player" and i < len(keys):
                 return f.fp(keys[i]) if f is not None else fingerprint(keys[i])
@@ -222,7 +288,8 @@ class FlowCheck:
             return f.env[n.id]
         g = self.game
         if n.id in g.zones:
-            return AV(origin=(n.id, ANY_OWNER))
+            z = g.zones[n.id]
+            return AV(origin=(n.id, self._player_key(z, []) if z.owner is not None else ANY_OWNER))
         return CLEAN
 
     def e_Index(self, n, f):
@@ -241,15 +308,49 @@ class FlowCheck:
     def e_Attr(self, n, f):
         obj = self.ev(n.obj, f)
         taint = obj.taint
-        if obj.origin is not None and n.name not in self.public_attrs:
-            family, owner = obj.origin
-            secrecy = self.zone_secrecy(family)
-            if secrecy is not None:
+        if obj.origin is not None and n.name not in self.public_attrs and not (
+                n.name in LOCATION | {"owner", "face_up"} and not obj.origin[0].startswith("pieces(")):
+            family, owner = obj.origin  # (a piece taken from a known zone: where it is shows)
+            secrecy, runtime = self.secrecy(family)
+            handle = n.obj.id if isinstance(n.obj, ast.Name) and n.obj.id in f.env else None
+            if secrecy == "pieces":
+                src = self._pieces_source(family, n, runtime, handle)
+                if src is not None:
+                    taint = taint | {src}
+            elif secrecy is not None:
                 who = owner if secrecy == "owner" else None
-                what = f"the {n.name} of a piece in {family}" + (f"[{owner}]" if who and who != ANY_OWNER else "")
-                handle = n.obj.id if isinstance(n.obj, ast.Name) and n.obj.id in f.env else None
-                taint = taint | {Source(family, who, what, n.pos, handle)}
+                computed = who is not None and who.startswith("the owner of ")
+                what = f"the {n.name} of a piece in {family}" + (
+                    f"[{owner}]" if who and who != ANY_OWNER and not computed else "")
+                taint = taint | {Source(family, who, what, n.pos, handle, runtime, computed)}
         return AV(taint)
+
+    def _pieces_source(self, family: str, n: ast.Attr, runtime: str | None, handle: str | None) -> Source | None:
+        """pieces(component): everyone knows which pieces exist, not where each one is nor the
+        values that change during play (a die's face, a changeable attribute)."""
+        comp_id = family[len("pieces("):-1]
+        comp = self.game.components.get(comp_id)
+        dynamic = set(comp.mutable) | ({"value"} if comp.faces else set()) if comp is not None else set()
+        if n.name in LOCATION:
+            what = f"where each {comp_id} piece is ({n.name})"
+        elif n.name in dynamic:
+            what = f"the {n.name} of a {comp_id} piece, wherever it is"
+        else:
+            return None
+        owners = {self.secrecy(z)[0] for z in self.secret_families}
+        return Source(family, ANY_OWNER if owners == {"owner"} else None, what, n.pos, handle, runtime)
+
+    def e_Compare(self, n, f):
+        """`piece.zone == public_zone` tells only what everyone sees (is it there or not)."""
+        if n.op in ("==", "!="):
+            for a, b in ((n.left, n.right), (n.right, n.left)):
+                if isinstance(a, ast.Attr) and a.name == "zone" and self._public_zone(b, f):
+                    return AV(self.ev(a.obj, f).taint | self.ev(b, f).taint)
+        return AV(self.ev(n.left, f).taint | self.ev(n.right, f).taint)
+
+    def _public_zone(self, node: Any, f: Flow) -> bool:
+        family = self._to_family(node, f)
+        return family is not None and self.zone_secrecy(family) is None
 
     def e_Lambda(self, n, f):
         return self.ev(n.body, f.child())
@@ -292,9 +393,16 @@ class FlowCheck:
         taint = frozenset().union(*(a.taint for a in args if a is not None)) | lambdas.taint
         fn = self.game.functions.get(name) if name else None
         if fn is not None:
-            return self._user_call(name, n, args, f) if fn.proc is None else AV(taint)
+            if fn.proc is None:
+                return self._user_call(name, n, args, f)
+            self.call_marks.setdefault(name, []).append(f.marks.shown_to_everyone())
+            self._inline_proc(name, n, args, f)
+            return AV(taint)
         if name == "zones" and n.args and isinstance(n.args[0], ast.Name):
             return AV(taint, (n.args[0].id, ANY_OWNER))
+        if name == "pieces" and n.args and isinstance(n.args[0], ast.Name) \
+                and n.args[0].id in self.game.components and n.args[0].id not in f.env:
+            return AV(taint, (f"pieces({n.args[0].id})", ANY_OWNER))
         if name in SIZE_ONLY:
             return AV(taint)
         if name in KEEP_ORIGIN:
@@ -314,30 +422,64 @@ class FlowCheck:
         inner = Flow(env, f.decider, f.pc, f.marks, f.depth + 1, subst)
         return self.ev(node, inner)
 
+    def _inline_proc(self, name: str, n: ast.Call, args: list, f: Flow) -> None:
+        """A `do:` procedure called with hidden data (or under a hidden condition) is followed
+        with the caller's arguments, so what it shows of them is checked."""
+        body = self.proc_bodies.get(name)
+        if body is None or name in self.inlining or f.depth > 6:
+            return
+        hidden = [a for a in args if a is not None and (a.taint or (
+            a.origin is not None and self.zone_secrecy(a.origin[0]) is not None))]
+        if not hidden and not f.pc:
+            return
+        stmts, params = body
+        env = {p: (args[i] if i < len(args) and args[i] is not None else CLEAN) for i, p in enumerate(params)}
+        subst = {p: f.fp(n.args[i]) for i, p in enumerate(params) if i < len(n.args)}
+        via = f.via or f" (through the call of {name}() at {n.pos})"
+        self.inlining.add(name)
+        self.inlined.add(id(n))
+        try:
+            self.block(stmts, Flow(env, f.decider, f.pc, f.marks, f.depth + 1, subst, via))
+        finally:
+            self.inlining.discard(name)
+
     # ------------------------------------------------------------------ sinks
-    def leaks(self, av: AV, viewer: str | None, f: Flow, masked: bool = False) -> list[Source]:
+    def leaks(self, av: AV, viewer: str | None, f: Flow, masked: bool = False) -> list[tuple]:
+        """(source, why only play decides it or None) of every source `viewer` may not see."""
         taint = av.taint | f.pc
         if masked and av.single and av.origin is not None and self.zone_secrecy(av.origin[0]) is not None:
             taint = f.pc  # a hidden piece itself is shown masked: which one it is does not show
         out = []
         for src in taint:
-            if f.marks.covers(src.family, viewer) or f.marks.covers(src, viewer) or (
-                    src.handle is not None and f.marks.covers("$" + src.handle, viewer)):
+            if self._covered(src, viewer, f.marks):
                 continue
             if viewer is not EVERYONE and src.owner is not None and src.owner == viewer:
                 continue
-            out.append(src)
-        return sorted(out, key=lambda s: (s.pos.line, s.pos.col, s.what))
+            runtime = src.runtime
+            if runtime is None and src.computed_owner and viewer is not EVERYONE:
+                runtime = f"{src.owner} is computed at run time and may be {viewer}"
+            out.append((src, runtime))
+        return sorted(out, key=lambda x: (x[1] is not None, x[0].pos.line, x[0].pos.col, x[0].what))
+
+    def _covered(self, src: Source, viewer: str | None, marks: Marks) -> bool:
+        if marks.covers(src.family, viewer) or marks.covers(src, viewer) or (
+                src.handle is not None and marks.covers("$" + src.handle, viewer)):
+            return True
+        if src.family.startswith("pieces("):  # shown once every zone that hides pieces is shown
+            return bool(self.secret_families) and all(marks.covers(z, viewer) for z in self.secret_families)
+        return False
 
     def check(self, av: AV, sink: str, what: str, pos: Pos, viewer: str | None, f: Flow,
-              masked: bool = False) -> None:
+              masked: bool = False, runtime: str | None = None) -> None:
         if self.quiet:
             return
         found = self.leaks(av, viewer, f, masked)
+        if runtime is not None:  # the sink itself is seen only if play goes a certain way
+            found = [(s, why or runtime) for s, why in found]
         if not found:
             return
-        direct = [s for s in found if s in av.taint]
-        src = (direct or found)[0]
+        direct = [x for x in found if x[0] in av.taint]
+        src, why = (direct or found)[0]
         implicit = not direct
         key = (pos, sink, src.what)
         if key in self.seen:
@@ -347,11 +489,18 @@ class FlowCheck:
         seen_by = "nobody" if src.owner is None else (
             "each player only for their own" if src.owner == ANY_OWNER else src.owner)
         where = f" (read at {src.pos})" if src.pos != pos else ""
-        how = "decides whether it happens" if implicit else "flows into it"
+        how = "decides whether it happens" if implicit and sink != "ends" else "flows into it"
+        hint = HINTS["condition" if implicit and sink != "ends" else sink]
         code = CODES["condition"] if implicit else CODES[sink]
+        if why is not None:
+            self.warnings.append(RuleError(
+                f"warning: hidden information may reach {what}, seen by {whom}{f.via}: {src.what}"
+                f"{where}, seen by {seen_by}, {how} unless play makes it visible first ({why}). "
+                f"`rulebook audit` checks it at run time. {hint}", pos, WARNING))
+            return
         self.errors.append(RuleError(
-            f"hidden information reaches {what}, seen by {whom}: {src.what}{where}, seen by "
-            f"{seen_by}, {how}. {HINTS['condition' if implicit else sink]}", pos, code))
+            f"hidden information reaches {what}, seen by {whom}{f.via}: {src.what}{where}, seen by "
+            f"{seen_by}, {how}. {hint}", pos, code))
 
     # ------------------------------------------------------------------ text with {expr}
     def text_parts(self, text: str, base: Pos) -> list:
@@ -426,7 +575,7 @@ class FlowCheck:
             for family, viewer in self.proc_discloses.get(node.func.id, ()):
                 f.marks.disclose(family, viewer)
             proc = self.game.procs.get("fn:" + node.func.id)
-            if proc is not None and proc.suspends:
+            if proc is not None and proc.suspends and id(node) not in self.inlined:
                 f.marks.epoch += 1
 
     def s_Log(self, n, f):
@@ -556,6 +705,27 @@ class FlowCheck:
         self.ev(n.count, f)
         self._move_into(n.source, n.dest, n.face, n.pos, f)
 
+    def s_Discard(self, n, f):
+        """`discard X` fails (naming the piece, to everyone) when X's component has no
+        `discard:` zone: a warning when X may be hidden and some component has none."""
+        what = self.ev(n.what, f)
+        lacking = sorted(c.id for c in self.game.components.values() if not c.discard)
+        if not lacking or what.origin is None or self.quiet:
+            return
+        secrecy, _ = self.secrecy(what.origin[0])
+        if secrecy is None or self._covered(Source(what.origin[0], None, "", n.pos), EVERYONE, f.marks):
+            return
+        key = (n.pos, "error")
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        self.warnings.append(RuleError(
+            f"warning: hidden information may reach a run-time error message, seen by everyone{f.via}: "
+            f"this discards pieces of {what.origin[0]}, which some players cannot see, and if one of "
+            f"them is a {' or '.join(lacking)} (no `discard:` zone) the error names it. "
+            f"`rulebook audit` checks it at run time. Give every component that can be discarded a "
+            f"`discard:` zone, or move the pieces to a zone explicitly.", n.pos, WARNING))
+
     def s_Reveal(self, n, f):
         what = self.ev(n.what, f)
         if n.to is None:
@@ -578,43 +748,53 @@ class FlowCheck:
             self._disclose(node, EVERYONE, f)
 
     # ------------------------------------------------------------------ driving
-    def run_block(self, text: Any, decider: str | None, params: Iterable[str] = ()) -> None:
+    def run_block(self, text: Any, decider: str | None, params: Iterable[str] = (),
+                  pc: frozenset = frozenset()) -> Flow | None:
         if not isinstance(text, str) or not text.strip():
-            return
+            return None
         try:
             stmts = parse_block(text)
         except RuleError:
-            return  # reported by the loader
-        self.run_stmts(stmts, decider, params)
+            return None  # reported by the loader
+        return self.run_stmts(stmts, decider, params, pc)
 
-    def run_stmts(self, stmts: list, decider: str | None, params: Iterable[str] = ()) -> Flow:
+    def condition(self, text: Any, params: Iterable[str] = ()) -> frozenset:
+        """The sources a `when:` condition reads (its body then runs under them)."""
+        node = self.parse_condition(text)
+        return self.ev(node, Flow({p: CLEAN for p in params}, None)).taint if node is not None else frozenset()
+
+    def parse_condition(self, text: Any) -> Any:
+        if not isinstance(text, str):
+            return None
+        try:
+            return parse_expr(text)
+        except RuleError:
+            return None
+
+    def run_stmts(self, stmts: list, decider: str | None, params: Iterable[str] = (),
+                  pc: frozenset = frozenset(), entry: frozenset = frozenset()) -> Flow | None:
         """Two passes: the first collects what the procedure discloses (a disclosure anywhere in
         it, before the next decision in practice, covers the whole procedure), the second checks."""
         quiet, self.quiet = self.quiet, True
-        first = Flow({p: CLEAN for p in params}, decider)
+        first = Flow({p: CLEAN for p in params}, decider, pc=pc, marks=Marks(everyone=dict.fromkeys(entry, -1)))
         self.block(stmts, first)
         self.quiet = quiet
         if quiet:
             return first
-        marks = Marks(pre_everyone=dict(first.marks.everyone), pre_viewers=dict(first.marks.viewers))
-        second = Flow({p: CLEAN for p in params}, decider, marks=marks)
+        marks = Marks(everyone=dict.fromkeys(entry, -1), pre_everyone=dict(first.marks.everyone),
+                      pre_viewers=dict(first.marks.viewers))
+        second = Flow({p: CLEAN for p in params}, decider, marks=marks, pc=pc)
         self.block(stmts, second)
+        self.disclosed_anywhere |= {fam for fam in marks.everyone if isinstance(fam, str)}
         return second
 
-    def _procedure_disclosures(self, funcs: dict) -> None:
-        bodies = {}
-        for name, spec in funcs.items():
-            if isinstance(spec, dict) and isinstance(spec.get("do"), str):
-                try:
-                    bodies[str(name)] = (parse_block(spec["do"]), [str(p) for p in spec.get("params") or []])
-                except RuleError:
-                    pass
-        self.quiet = True
-        for _ in range(3):  # procedures calling procedures
-            for name, (stmts, params) in bodies.items():
-                f = self.run_stmts(stmts, None, params)
+    def _procedures(self) -> None:
+        """Every `do:` procedure, starting from what all its callers have shown to everyone
+        before calling it (`entry`); records what each discloses (a `call` discloses it too)."""
+        for name, (stmts, params) in self.proc_bodies.items():
+            f = self.run_stmts(stmts, None, params, entry=self.entry.get(name, frozenset()))
+            if self.quiet:
                 self.proc_discloses[name] = [(fam, None) for fam in f.marks.everyone] + list(f.marks.viewers)
-        self.quiet = False
 
     def run(self) -> list[RuleError]:
         doc = self.doc
@@ -625,17 +805,36 @@ class FlowCheck:
                     self.expr_fns[str(name)] = parse_expr(spec["expr"])
                 except RuleError:
                     pass
-        self._procedure_disclosures(funcs)
-        for name, spec in funcs.items():
-            if isinstance(spec, dict):
-                self.run_block(spec.get("do"), None, [str(p) for p in spec.get("params") or []])
+            elif isinstance(spec, dict) and isinstance(spec.get("do"), str):
+                try:
+                    self.proc_bodies[str(name)] = (parse_block(spec["do"]), [str(p) for p in spec.get("params") or []])
+                except RuleError:
+                    pass
+        self.quiet = True
+        for _ in range(3):  # what procedures disclose, and what callers disclose before calling them
+            self.call_marks = {}
+            self._procedures()
+            self._main_blocks()
+            self.entry = {name: frozenset.intersection(*seen) for name, seen in self.call_marks.items()}
+        self.quiet = False
+        self._procedures()
+        self._main_blocks()
+        return self.errors
+
+    def _main_blocks(self) -> None:
+        doc = self.doc
         for name, spec in (doc.get("actions") or {}).items():
             if isinstance(spec, dict):
                 self.run_block(spec.get("do"), "player", ["player"])
+                when = self.parse_condition(spec.get("when"))
+                if when is not None:
+                    f = Flow({"player": CLEAN}, "player")
+                    self.check(self.ev(when, f), "options", f"whether the action {name} is offered",
+                               when.pos, "player", f)
         setup = doc.get("setup") or []
         for step in setup if isinstance(setup, list) else []:
             if isinstance(step, dict):
-                self.run_block(step.get("do"), None)
+                self.run_block(step.get("do"), None, pc=self.condition(step.get("when")))
         flow = doc.get("flow") or {}
         if isinstance(flow, dict):
             for key in ("round_start", "round_end"):
@@ -643,16 +842,81 @@ class FlowCheck:
             for phase in flow.get("phases") or []:
                 if not isinstance(phase, dict):
                     continue
+                pc = self.condition(phase.get("when"))
                 for key in ("start", "do", "end"):
-                    self.run_block(phase.get(key), None)
-                self.run_block(phase.get("turn"), "player", ["player", "turn_index"])
+                    self.run_block(phase.get(key), None, pc=pc)
+                self.run_block(phase.get("turn"), "player", ["player", "turn_index"], pc=pc)
         for tid, spec in (doc.get("triggers") or {}).items():
             if isinstance(spec, dict):
-                self.run_block(spec.get("do"), "player", ["player"])
-        scoring = doc.get("scoring") or {}
-        if isinstance(scoring, dict):
-            self.run_block(scoring.get("final"), None)
-        return self.errors
+                self.run_block(spec.get("do"), "player", ["player"], pc=self.condition(spec.get("when"), ["player"]))
+        self._end_conditions(doc.get("end") or [])
+        self._scoring(doc.get("scoring") or {})
+
+    def _end_conditions(self, ends: Any) -> None:
+        """Whether the game ends is seen by everyone."""
+        for spec in ends if isinstance(ends, list) else []:
+            when = self.parse_condition(spec.get("when")) if isinstance(spec, dict) else None
+            if when is not None:
+                f = Flow({}, None)
+                self.check(self.ev(when, f), "ends", "whether the game ends", when.pos, EVERYONE, f)
+
+    def _scoring(self, scoring: Any) -> None:
+        """The end-of-game summary (every score, tie-break and the winners) is seen by everyone
+        once `scoring.final` has run: what `final` reveals is covered; a zone revealed only
+        elsewhere may or may not be shown by then (a warning)."""
+        if not isinstance(scoring, dict):
+            return
+        f = self.run_block(scoring.get("final"), None) or Flow({}, None)
+        exprs = [("score", scoring.get("score"))] + [("tiebreak", t) for t in scoring.get("tiebreak") or []]
+        exprs.append(("winners", scoring.get("winners")))
+        for label, text in exprs:
+            node = self.parse_condition(text)
+            if node is None:
+                continue
+            inner = f.child(env={"player": CLEAN})
+            av = self.ev(node, inner)
+            later = {src for src in av.taint if src.family in self.disclosed_anywhere}
+            if later:
+                fams = ", ".join(sorted({x.family for x in later}))
+                self.check(AV(frozenset(later)), "summary", f"the end-of-game summary ({label})", node.pos,
+                           EVERYONE, inner, runtime=f"{fams} is revealed by some rule, maybe before the end")
+            self.check(AV(av.taint - later), "summary", f"the end-of-game summary ({label})", node.pos,
+                       EVERYONE, inner)
+
+
+def _all_blocks(doc: Any) -> list:
+    """Every statement block of a rule document (functions, actions, setup, flow, triggers, scoring)."""
+    out = []
+    for section in ("functions", "actions", "triggers"):
+        for spec in (doc.get(section) or {}).values():
+            if isinstance(spec, dict):
+                out.append(spec.get("do"))
+    for step in doc.get("setup") or []:
+        if isinstance(step, dict):
+            out.append(step.get("do"))
+    flow = doc.get("flow") or {}
+    if isinstance(flow, dict):
+        out += [flow.get("round_start"), flow.get("round_end")]
+        for phase in flow.get("phases") or []:
+            if isinstance(phase, dict):
+                out += [phase.get(k) for k in ("start", "do", "turn", "end")]
+    scoring = doc.get("scoring") or {}
+    if isinstance(scoring, dict):
+        out.append(scoring.get("final"))
+    return [b for b in out if isinstance(b, str) and b.strip()]
+
+
+def _walk(value: Any) -> Iterable:
+    if isinstance(value, list):
+        for item in value:
+            yield from _walk(item)
+    elif isinstance(value, ast.Node):
+        yield value
+        for child in vars(value).values():
+            if isinstance(child, (list, ast.Node)):
+                yield from _walk(child)
+            elif isinstance(child, tuple):
+                yield from _walk(list(child))
 
 
 HINTS = {
@@ -669,6 +933,10 @@ HINTS = {
     "condition": "Reveal what the condition reads first, or wrap it in disclose(…).",
     "order": "Move the pieces in an order that does not depend on hidden data (e.g. shuffle the "
              "zone after), or reveal the data first.",
+    "ends": "End the game on what everyone sees (counts, public counters), or reveal what the "
+            "condition reads first.",
+    "summary": "Reveal what the scores read in `scoring.final` (e.g. `reveal zones(hand) to players`), "
+               "or wrap the value in disclose(…).",
 }
 
 
@@ -685,6 +953,13 @@ def _children(n: Any) -> list:
 def check_flows(doc: YMap, game: Any) -> list[RuleError]:
     """Information-flow errors of a loaded game (empty when nothing hidden reaches a player)."""
     return FlowCheck(doc, game).run()
+
+
+def flow_findings(doc: YMap, game: Any) -> tuple[list[RuleError], list[RuleError]]:
+    """(errors, warnings): warnings (E246) are flows only play decides; loading goes on."""
+    check = FlowCheck(doc, game)
+    check.run()
+    return check.errors, check.warnings
 
 
 def log_statements(path: Any, variants: Iterable = ()) -> list[tuple[str, Pos]]:
