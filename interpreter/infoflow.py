@@ -175,6 +175,7 @@ class FlowCheck:
         self.proc_bodies: dict = {}  # procedure name -> (statements, params)
         self.inlining: set = set()  # procedures being followed with their callers' arguments
         self.inlined: set = set()  # ids of call nodes followed into their procedure
+        self.parsed: dict = {}  # id(text) -> (text, parsed): every block is parsed once
         self.call_marks: dict = {}  # procedure name -> [families shown to everyone at a call site]
         self.entry: dict = {}  # procedure name -> families shown to everyone at every call site
         self.disclosed_anywhere: set = set()  # families some rule shows to everyone
@@ -752,11 +753,13 @@ class FlowCheck:
                   pc: frozenset = frozenset()) -> Flow | None:
         if not isinstance(text, str) or not text.strip():
             return None
-        try:
-            stmts = parse_block(text)
-        except RuleError:
-            return None  # reported by the loader
-        return self.run_stmts(stmts, decider, params, pc)
+        cached = self.parsed.get(id(text))
+        if cached is None or cached[0] is not text:
+            try:
+                cached = self.parsed[id(text)] = (text, parse_block(text))
+            except RuleError:
+                return None  # reported by the loader
+        return self.run_stmts(cached[1], decider, params, pc)
 
     def condition(self, text: Any, params: Iterable[str] = ()) -> frozenset:
         """The sources a `when:` condition reads (its body then runs under them)."""
@@ -766,10 +769,13 @@ class FlowCheck:
     def parse_condition(self, text: Any) -> Any:
         if not isinstance(text, str):
             return None
-        try:
-            return parse_expr(text)
-        except RuleError:
-            return None
+        cached = self.parsed.get(id(text))
+        if cached is None or cached[0] is not text:
+            try:
+                cached = self.parsed[id(text)] = (text, parse_expr(text))
+            except RuleError:
+                return None
+        return cached[1]
 
     def run_stmts(self, stmts: list, decider: str | None, params: Iterable[str] = (),
                   pc: frozenset = frozenset(), entry: frozenset = frozenset()) -> Flow | None:
