@@ -537,7 +537,15 @@ class FlowCheck:
 
     def s_Let(self, n, f):
         f.env[n.name] = self._with_pc(self.ev(n.value, f), f)
+        self._alias(n.name, n.value, f)
         self._called(n.value, f)
+
+    def _alias(self, name: str, value: Any, f: Flow) -> None:
+        """`let me = p`: `hand[me]` is p's hand (a local naming a player stands for that name)."""
+        if isinstance(value, ast.Name) and value.id != name:
+            f.subst = {**f.subst, name: f.fp(value)}
+        elif name in f.subst:
+            f.subst = {k: v for k, v in f.subst.items() if k != name}
 
     def _with_pc(self, av: AV, f: Flow) -> AV:
         return AV(av.taint | f.pc, av.origin, av.single) if f.pc else av
@@ -548,6 +556,7 @@ class FlowCheck:
         name = t.id if isinstance(t, ast.Name) else (t.obj.id if isinstance(t, ast.Index)
                                                      and isinstance(t.obj, ast.Name) else None)
         if name is not None and name in f.env and isinstance(t, ast.Name):
+            self._alias(name, n.value if n.op == "=" else None, f)
             old = f.env[name] if n.op != "=" else CLEAN
             f.env[name] = self._with_pc(AV(value.taint | old.taint, value.origin, value.single), f)
             return

@@ -280,3 +280,16 @@ def test_validate_shows_warnings_and_exits_0(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "leaky_custom_visibility.yaml:12:37: warning: hidden information may reach a log line" in out.stderr
     assert "[E246]" in out.stderr
+
+
+def test_a_local_naming_the_same_player_is_that_player(tmp_path):
+    assert check_turn(tmp_path, """
+let me = player
+choose c from hand[me] prompt "Your card: {top(hand[me]).rank}"
+""") == []
+    found = check_turn(tmp_path, """
+let me = player
+me = next_player(player)
+choose c from hand[player] prompt "Their card: {top(hand[me]).rank}"
+""")
+    assert len(found) == 1 and found[0].startswith("E241")
