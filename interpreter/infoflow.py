@@ -179,6 +179,7 @@ class FlowCheck:
         self.call_marks: dict = {}  # procedure name -> [families shown to everyone at a call site]
         self.entry: dict = {}  # procedure name -> families shown to everyone at every call site
         self.disclosed_anywhere: set = set()  # families some rule shows to everyone
+        self.may_hold: dict = {}  # zone family -> components that start there or are moved there
         self.face_down_families = self._face_down_families()
         self.secret_families = {name for name in self.game.zones if self.secrecy(name)[0] is not None}
 
@@ -234,23 +235,44 @@ class FlowCheck:
         return "pieces", f"the {comp_id} pieces may all be in public zones by then"
 
     def _face_down_families(self) -> set:
-        """Zone families the rules put pieces face down into (or that face-down pieces start in)."""
+        """Zone families the rules put pieces face down into (or that face-down pieces start in).
+        Also fills `may_hold`: the components each zone family may hold (where they start, and
+        what the rules move there: `pieces(c)` or the contents of other zones)."""
         out = {c.start for c in self.game.components.values() if c.start and not c.face_up}
+        for c in self.game.components.values():
+            if c.start:
+                self.may_hold.setdefault(c.start, set()).add(c.id)
+        moves = []
         for proc_text in _all_blocks(self.doc):
             try:
                 stmts = parse_block(proc_text)
             except RuleError:
                 continue
             for node in _walk(stmts):
-                dest = getattr(node, "to", None) if isinstance(node, ast.Move) else \
-                    getattr(node, "dest", None) if isinstance(node, ast.Draw) else \
-                    getattr(node, "family", None) if isinstance(node, ast.Deal) else None
-                if dest is not None and getattr(node, "face", None) is False:
-                    target = dest.obj if isinstance(dest, ast.Index) else dest
-                    if isinstance(target, ast.Name):
+                moved = node.what if isinstance(node, ast.Move) else node.source if isinstance(node, (ast.Draw, ast.Deal)) else None
+                dest = node.to if isinstance(node, ast.Move) else node.dest if isinstance(node, ast.Draw) else \
+                    node.family if isinstance(node, ast.Deal) else None
+                target = dest.obj if isinstance(dest, ast.Index) else dest
+                if isinstance(target, ast.Name) and target.id in self.game.zones:
+                    moves.append((moved, target.id))
+                    if node.face is False:
                         out.add(target.id)
                 if isinstance(node, ast.Flip) and node.face is False:
                     out |= {n.id for n in _walk([node.what]) if isinstance(n, ast.Name) and n.id in self.game.zones}
+        for _ in range(len(self.game.zones)):  # until nothing more flows from zone to zone
+            changed = False
+            for moved, family in moves:
+                held = self.may_hold.setdefault(family, set())
+                before = len(held)
+                for n in _walk([moved]):
+                    if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "pieces" \
+                            and n.args and isinstance(n.args[0], ast.Name):
+                        held.add(n.args[0].id)
+                    elif isinstance(n, ast.Name) and n.id in self.game.zones:
+                        held |= self.may_hold.get(n.id, set())
+                changed |= len(held) != before
+            if not changed:
+                break
         return out
 
     def zone_is_public(self, family: str, face: bool | None) -> bool:
@@ -716,25 +738,37 @@ class FlowCheck:
         self._move_into(n.source, n.dest, n.face, n.pos, f)
 
     def s_Discard(self, n, f):
-        """`discard X` fails (naming the piece, to everyone) when X's component has no
-        `discard:` zone: a warning when X may be hidden and some component has none."""
+        """`discard X` fails, naming the piece to everyone, when its component has no `discard:` zone."""
+        self._may_fail(n, "discard", lambda c: bool(c.discard), "no `discard:` zone",
+                       "Give every component that can be discarded a `discard:` zone, or move the "
+                       "pieces to a zone explicitly.", f)
+
+    def s_Roll(self, n, f):
+        """`roll X` fails, naming the piece to everyone, when it is not a die (no `faces`)."""
+        self._may_fail(n, "roll", lambda c: bool(c.faces), "no `faces`, not a die",
+                       "Roll only zones that hold dice (or `pieces(die)`).", f)
+
+    def _may_fail(self, n: Any, verb: str, fits: Any, lack: str, hint: str, f: Flow) -> None:
+        """A warning when a statement acts on pieces some players cannot see and may fail on one
+        of them: its run-time error message names the piece (to everyone)."""
         what = self.ev(n.what, f)
-        lacking = sorted(c.id for c in self.game.components.values() if not c.discard)
-        if not lacking or what.origin is None or self.quiet:
+        if self.quiet or what.origin is None:
             return
-        secrecy, _ = self.secrecy(what.origin[0])
-        if secrecy is None or self._covered(Source(what.origin[0], None, "", n.pos), EVERYONE, f.marks):
+        family = what.origin[0]
+        secrecy, _ = self.secrecy(family)
+        if secrecy is None or self._covered(Source(family, None, "", n.pos), EVERYONE, f.marks):
             return
+        held = {family[len("pieces("):-1]} if family.startswith("pieces(") else self.may_hold.get(family, set())
+        lacking = sorted(c.id for c in self.game.components.values() if c.id in held and not fits(c))
         key = (n.pos, "error")
-        if key in self.seen:
+        if not lacking or key in self.seen:
             return
         self.seen.add(key)
         self.warnings.append(RuleError(
             f"warning: hidden information may reach a run-time error message, seen by everyone{f.via}: "
-            f"this discards pieces of {what.origin[0]}, which some players cannot see, and if one of "
-            f"them is a {' or '.join(lacking)} (no `discard:` zone) the error names it. "
-            f"`rulebook audit` checks it at run time. Give every component that can be discarded a "
-            f"`discard:` zone, or move the pieces to a zone explicitly.", n.pos, WARNING))
+            f"this {verb}s pieces of {family}, which some players cannot see, and if one of them is a "
+            f"{' or '.join(lacking)} ({lack}) the error names it. `rulebook audit` checks it at run "
+            f"time. {hint}", n.pos, WARNING))
 
     def s_Reveal(self, n, f):
         what = self.ev(n.what, f)

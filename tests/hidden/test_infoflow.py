@@ -293,3 +293,12 @@ me = next_player(player)
 choose c from hand[player] prompt "Their card: {top(hand[me]).rank}"
 """)
     assert len(found) == 1 and found[0].startswith("E241")
+
+
+def test_a_statement_that_may_fail_naming_a_hidden_piece_warns(tmp_path):
+    rolled = findings(tmp_path, GAME.replace("TURN", "        roll hand[next_player(player)]"))
+    assert len(rolled) == 1 and rolled[0].startswith("WE246") and "if one of them is a card (no `faces`" in rolled[0]
+    discarded = findings(tmp_path, GAME.replace("TURN", "        discard top(deck)"))
+    assert len(discarded) == 1 and "run-time error message" in discarded[0] and "no `discard:` zone" in discarded[0]
+    with_pile = GAME.replace("    start: deck\n", "    start: deck\n    discard: table\n")
+    assert findings(tmp_path, with_pile.replace("TURN", "        discard top(deck)")) == []
