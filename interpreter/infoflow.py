@@ -34,6 +34,7 @@ from typing import Any, Iterable
 from . import ast
 from .errors import Pos, RuleError
 from .parser import parse_block, parse_expr
+from .secrecy import Secrecy
 from .source import SourceMap, YMap
 
 EVERYONE = None  # a sink seen by every player
@@ -168,7 +169,7 @@ class FlowCheck:
         self.warnings: list[RuleError] = []
         self.seen: set = set()
         self.expr_fns: dict = {}
-        self.public_attrs = self._public_attrs()
+        self.hiding = Secrecy(doc, game)  # what each zone hides, and from whom
         self.logs: list = []  # (text, pos) of every log statement (the audit finds rules by them)
         self.quiet = False  # a first pass that only collects what gets disclosed
         self.proc_discloses: dict = {}  # procedure name -> (families, {family: viewers})
@@ -179,110 +180,8 @@ class FlowCheck:
         self.call_marks: dict = {}  # procedure name -> [families shown to everyone at a call site]
         self.entry: dict = {}  # procedure name -> families shown to everyone at every call site
         self.disclosed_anywhere: set = set()  # families some rule shows to everyone
-        self.may_hold: dict = {}  # zone family -> components that start there or are moved there
-        self.face_down_families = self._face_down_families()
-        self.secret_families = {name for name in self.game.zones if self.secrecy(name)[0] is not None}
 
     # ------------------------------------------------------------------ definitions
-    def _public_attrs(self) -> set:
-        defined: dict = {}
-        for comp in self.game.components.values():
-            names = set(comp.public)
-            attrs = set()
-            for item in comp.items:
-                attrs |= set(item.attrs)
-            for a in attrs | set(comp.mutable):
-                defined.setdefault(a, []).append(a in names)
-            for a in names:
-                defined.setdefault(a, []).append(True)
-        return {a for a, flags in defined.items() if all(flags)}
-
-    def zone_secrecy(self, family: str) -> str | None:
-        """"owner", "hidden", "pieces" or None (everyone sees the faces)."""
-        return self.secrecy(family)[0]
-
-    def secrecy(self, family: str) -> tuple[str | None, str | None]:
-        """(kind, runtime): kind is "owner" (its owner sees the faces), "hidden" (nobody),
-        "pieces" (pieces(component): wherever they are) or None (everyone); runtime says why
-        only play decides it (findings are then warnings)."""
-        if family.startswith("pieces("):
-            return self._pieces_secrecy(family[len("pieces("):-1])
-        z = self.game.zones.get(family)
-        if z is None or z.grid is not None:
-            return None, None
-        if z.custom is not None:
-            return "hidden", f"who sees the pieces of {family} is decided by its custom visibility rule"
-        rule, runtime = z.vis_up, None
-        if z.face is False:
-            rule = z.vis_down
-        elif z.face is None and rule == "all" and z.vis_down != "all" and family in self.face_down_families:
-            rule = z.vis_down  # face-up pieces show, but the rules also put pieces face down there
-            runtime = f"the pieces of {family} may lie face up (seen by all) or face down"
-        if rule == "all":
-            return None, None
-        if rule == "owner":
-            if z.owner is None and not any(d.kind == "player" for d in z.dims):
-                return "hidden", runtime  # no one owns it: nobody sees its faces
-            return "owner", runtime
-        return "hidden", runtime
-
-    def _pieces_secrecy(self, comp_id: str) -> tuple[str | None, str | None]:
-        if not self.secret_families:
-            return None, None
-        comp = self.game.components.get(comp_id)
-        if comp is not None and comp.start in self.secret_families:
-            return "pieces", None
-        return "pieces", f"the {comp_id} pieces may all be in public zones by then"
-
-    def _face_down_families(self) -> set:
-        """Zone families the rules put pieces face down into (or that face-down pieces start in).
-        Also fills `may_hold`: the components each zone family may hold (where they start, and
-        what the rules move there: `pieces(c)` or the contents of other zones)."""
-        out = {c.start for c in self.game.components.values() if c.start and not c.face_up}
-        for c in self.game.components.values():
-            if c.start:
-                self.may_hold.setdefault(c.start, set()).add(c.id)
-        moves = []
-        for proc_text in _all_blocks(self.doc):
-            try:
-                stmts = parse_block(proc_text)
-            except RuleError:
-                continue
-            for node in _walk(stmts):
-                moved = node.what if isinstance(node, ast.Move) else node.source if isinstance(node, (ast.Draw, ast.Deal)) else None
-                dest = node.to if isinstance(node, ast.Move) else node.dest if isinstance(node, ast.Draw) else \
-                    node.family if isinstance(node, ast.Deal) else None
-                target = dest.obj if isinstance(dest, ast.Index) else dest
-                if isinstance(target, ast.Name) and target.id in self.game.zones:
-                    moves.append((moved, target.id))
-                    if node.face is False:
-                        out.add(target.id)
-                if isinstance(node, ast.Flip) and node.face is False:
-                    out |= {n.id for n in _walk([node.what]) if isinstance(n, ast.Name) and n.id in self.game.zones}
-        for _ in range(len(self.game.zones)):  # until nothing more flows from zone to zone
-            changed = False
-            for moved, family in moves:
-                held = self.may_hold.setdefault(family, set())
-                before = len(held)
-                for n in _walk([moved]):
-                    if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "pieces" \
-                            and n.args and isinstance(n.args[0], ast.Name):
-                        held.add(n.args[0].id)
-                    elif isinstance(n, ast.Name) and n.id in self.game.zones:
-                        held |= self.may_hold.get(n.id, set())
-                changed |= len(held) != before
-            if not changed:
-                break
-        return out
-
-    def zone_is_public(self, family: str, face: bool | None) -> bool:
-        z = self.game.zones.get(family)
-        if z is None or z.custom is not None:
-            return False
-        if face is False or z.face is False:
-            return z.vis_down == "all"
-        return z.vis_up == "all"
-
     def _player_key(self, family: Any, keys: list, f: Flow | None = None) -> str:
         dims = family.dims
         if getattr(family, "owner", None) is not None:  # a zone whose owner is computed
@@ -331,10 +230,10 @@ class FlowCheck:
     def e_Attr(self, n, f):
         obj = self.ev(n.obj, f)
         taint = obj.taint
-        if obj.origin is not None and n.name not in self.public_attrs and not (
+        if obj.origin is not None and n.name not in self.hiding.public_attrs and not (
                 n.name in LOCATION | {"owner", "face_up"} and not obj.origin[0].startswith("pieces(")):
             family, owner = obj.origin  # (a piece taken from a known zone: where it is shows)
-            secrecy, runtime = self.secrecy(family)
+            secrecy, runtime = self.hiding.secrecy(family)
             handle = n.obj.id if isinstance(n.obj, ast.Name) and n.obj.id in f.env else None
             if secrecy == "pieces":
                 src = self._pieces_source(family, n, runtime, handle)
@@ -360,7 +259,7 @@ class FlowCheck:
             what = f"the {n.name} of a {comp_id} piece, wherever it is"
         else:
             return None
-        owners = {self.secrecy(z)[0] for z in self.secret_families}
+        owners = {self.hiding.secrecy(z)[0] for z in self.hiding.secret_families}
         return Source(family, ANY_OWNER if owners == {"owner"} else None, what, n.pos, handle, runtime)
 
     def e_Compare(self, n, f):
@@ -373,7 +272,7 @@ class FlowCheck:
 
     def _public_zone(self, node: Any, f: Flow) -> bool:
         family = self._to_family(node, f)
-        return family is not None and self.zone_secrecy(family) is None
+        return family is not None and self.hiding.zone_secrecy(family) is None
 
     def e_Lambda(self, n, f):
         return self.ev(n.body, f.child())
@@ -452,7 +351,7 @@ class FlowCheck:
         if body is None or name in self.inlining or f.depth > 6:
             return
         hidden = [a for a in args if a is not None and (a.taint or (
-            a.origin is not None and self.zone_secrecy(a.origin[0]) is not None))]
+            a.origin is not None and self.hiding.zone_secrecy(a.origin[0]) is not None))]
         if not hidden and not f.pc:
             return
         stmts, params = body
@@ -470,7 +369,7 @@ class FlowCheck:
     def leaks(self, av: AV, viewer: str | None, f: Flow, masked: bool = False) -> list[tuple]:
         """(source, why only play decides it or None) of every source `viewer` may not see."""
         taint = av.taint | f.pc
-        if masked and av.single and av.origin is not None and self.zone_secrecy(av.origin[0]) is not None:
+        if masked and av.single and av.origin is not None and self.hiding.zone_secrecy(av.origin[0]) is not None:
             taint = f.pc  # a hidden piece itself is shown masked: which one it is does not show
         out = []
         for src in taint:
@@ -489,7 +388,7 @@ class FlowCheck:
                 src.handle is not None and marks.covers("$" + src.handle, viewer)):
             return True
         if src.family.startswith("pieces("):  # shown once every zone that hides pieces is shown
-            return bool(self.secret_families) and all(marks.covers(z, viewer) for z in self.secret_families)
+            return bool(self.hiding.secret_families) and all(marks.covers(z, viewer) for z in self.hiding.secret_families)
         return False
 
     def check(self, av: AV, sink: str, what: str, pos: Pos, viewer: str | None, f: Flow,
@@ -722,7 +621,7 @@ class FlowCheck:
         family = self._to_family(dest, f)
         if family is None:
             return
-        if self.zone_is_public(family, face):
+        if self.hiding.zone_is_public(family, face):
             z = self.game.zones[family]
             if z.ordered:  # sorting the very pieces that become visible tells nothing more
                 own = moved.origin[0] if moved.origin else None
@@ -755,10 +654,10 @@ class FlowCheck:
         if self.quiet or what.origin is None:
             return
         family = what.origin[0]
-        secrecy, _ = self.secrecy(family)
+        secrecy, _ = self.hiding.secrecy(family)
         if secrecy is None or self._covered(Source(family, None, "", n.pos), EVERYONE, f.marks):
             return
-        held = {family[len("pieces("):-1]} if family.startswith("pieces(") else self.may_hold.get(family, set())
+        held = {family[len("pieces("):-1]} if family.startswith("pieces(") else self.hiding.may_hold.get(family, set())
         lacking = sorted(c.id for c in self.game.components.values() if c.id in held and not fits(c))
         key = (n.pos, "error")
         if not lacking or key in self.seen:
@@ -932,40 +831,6 @@ class FlowCheck:
             self.check(AV(av.taint - later), "summary", f"the end-of-game summary ({label})", node.pos,
                        EVERYONE, inner)
 
-
-def _all_blocks(doc: Any) -> list:
-    """Every statement block of a rule document (functions, actions, setup, flow, triggers, scoring)."""
-    out = []
-    for section in ("functions", "actions", "triggers"):
-        for spec in (doc.get(section) or {}).values():
-            if isinstance(spec, dict):
-                out.append(spec.get("do"))
-    for step in doc.get("setup") or []:
-        if isinstance(step, dict):
-            out.append(step.get("do"))
-    flow = doc.get("flow") or {}
-    if isinstance(flow, dict):
-        out += [flow.get("round_start"), flow.get("round_end")]
-        for phase in flow.get("phases") or []:
-            if isinstance(phase, dict):
-                out += [phase.get(k) for k in ("start", "do", "turn", "end")]
-    scoring = doc.get("scoring") or {}
-    if isinstance(scoring, dict):
-        out.append(scoring.get("final"))
-    return [b for b in out if isinstance(b, str) and b.strip()]
-
-
-def _walk(value: Any) -> Iterable:
-    if isinstance(value, list):
-        for item in value:
-            yield from _walk(item)
-    elif isinstance(value, ast.Node):
-        yield value
-        for child in vars(value).values():
-            if isinstance(child, (list, ast.Node)):
-                yield from _walk(child)
-            elif isinstance(child, tuple):
-                yield from _walk(list(child))
 
 
 HINTS = {
