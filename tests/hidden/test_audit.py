@@ -157,3 +157,13 @@ def test_cli_usage_and_input_errors():
     assert cli(DUEL, "--games", 0).returncode == 2
     bad = cli(DUEL, "--option", "nope=1")
     assert bad.returncode == 1 and "unknown option" in bad.stderr
+
+
+def test_cli_shows_static_warnings_then_decides_them():
+    out = cli(DUEL, "--players", 3, "--games", 2, "--variant", LEAKY / "leaky_custom_visibility.yaml")
+    assert out.returncode == 1  # the warning alone would not fail it: the audit finds the leak
+    assert out.stderr.index("[E246]") < out.stderr.index("hidden information leaks")
+    assert "(1 warning): LEAKS" in out.stdout
+    data = json.loads(cli(DUEL, "--players", 3, "--games", 1, "--json", "--variant",
+                          LEAKY / "leaky_custom_visibility.yaml").stdout)
+    assert data["static"] == [] and len(data["static_warnings"]) == 1 and "E246" in data["static_warnings"][0]
