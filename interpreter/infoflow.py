@@ -28,7 +28,8 @@ that may fail with an error message naming a hidden piece. Those are *warnings* 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from typing import Any, Iterable
 
 from . import ast
@@ -43,7 +44,6 @@ ANY_OWNER = "*"  # a source owned by "some player" (zones(hand), hand without in
 CODES = {
     "log": "E240", "end": "E240", "summary": "E240", "prompt": "E241", "label": "E241",
     "options": "E242", "slot": "E243", "condition": "E244", "ends": "E244", "order": "E245",
-    "error": "E246",
 }
 WARNING = "E246"  # a flow only play decides: shown by `validate`, loading goes on
 LOCATION = {"zone", "index", "pos"}  # where a piece is (hidden when found with pieces(component))
@@ -457,9 +457,28 @@ class FlowCheck:
                 method(s, f)
 
     def s_Let(self, n, f):
-        f.env[n.name] = self._with_pc(self.ev(n.value, f), f)
+        value = self._with_pc(self.ev(n.value, f), f)
+        if n.name in f.env:
+            self._changed(n.name, f)
+        f.env[n.name] = value
         self._alias(n.name, n.value, f)
         self._called(n.value, f)
+
+    def _changed(self, name: str, f: Flow) -> None:
+        """A local now names another player (`p = next_player(p)`, the next turn of a loop): what
+        was read from the zones of the player it named before is not that player's any more."""
+        pattern = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
+
+        def stale(owner: Any) -> Any:
+            if isinstance(owner, str) and owner != ANY_OWNER and pattern.search(owner):
+                return f"{owner} (before {name} changed)"
+            return owner
+        for key, av in list(f.env.items()):
+            taint = frozenset(replace(src, owner=stale(src.owner)) for src in av.taint)
+            origin = (av.origin[0], stale(av.origin[1])) if av.origin is not None else None
+            if taint != av.taint or origin != av.origin:
+                f.env[key] = AV(taint, origin, av.single)
+        f.subst = {k: v for k, v in f.subst.items() if k == name or not pattern.search(v)}
 
     def _alias(self, name: str, value: Any, f: Flow) -> None:
         """`let me = p`: `hand[me]` is p's hand (a local naming a player stands for that name)."""
@@ -477,6 +496,7 @@ class FlowCheck:
         name = t.id if isinstance(t, ast.Name) else (t.obj.id if isinstance(t, ast.Index)
                                                      and isinstance(t.obj, ast.Name) else None)
         if name is not None and name in f.env and isinstance(t, ast.Name):
+            self._changed(name, f)
             self._alias(name, n.value if n.op == "=" else None, f)
             old = f.env[name] if n.op != "=" else CLEAN
             f.env[name] = self._with_pc(AV(value.taint | old.taint, value.origin, value.single), f)
@@ -561,14 +581,17 @@ class FlowCheck:
         self.block(n.orelse, f.child(env=f.env, pc=pc))
 
     def s_While(self, n, f):
-        c = self.ev(n.cond, f)
-        self.block(n.body, f.child(env=f.env, pc=f.pc | c.taint))
+        for _ in range(2):  # a second pass sees what the first one assigned
+            c = self.ev(n.cond, f)
+            self.block(n.body, f.child(env=f.env, pc=f.pc | c.taint))
 
     def s_For(self, n, f):
         it = self.ev(n.iter, f)
         f.env[n.var] = AV(frozenset(), it.origin, it.origin is not None)
         order = f.pc | it.taint  # the loop runs in an order (and a number of times) set by them
-        for _ in range(2):  # a second pass sees what the first one assigned
+        for turn in range(2):  # a second pass sees what the first one assigned
+            if turn:
+                self._changed(n.var, f)  # the next element: another player, maybe
             self.block(n.body, f.child(env=f.env, pc=order))
 
     def s_Repeat(self, n, f):

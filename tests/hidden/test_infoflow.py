@@ -302,3 +302,25 @@ def test_a_statement_that_may_fail_naming_a_hidden_piece_warns(tmp_path):
     assert len(discarded) == 1 and "run-time error message" in discarded[0] and "no `discard:` zone" in discarded[0]
     with_pile = GAME.replace("    start: deck\n", "    start: deck\n    discard: table\n")
     assert findings(tmp_path, with_pile.replace("TURN", "        discard top(deck)")) == []
+
+
+def test_a_value_read_for_one_player_is_not_theirs_once_the_local_names_another(tmp_path):
+    found = check_turn(tmp_path, """
+let q = next_player(player)
+let x = top(hand[q]).rank
+q = next_player(q)
+choose c from hand[q] by q prompt "A card worth {x}"
+""")
+    assert len(found) == 1 and found[0].startswith("E241") and "before q changed" in found[0]
+    looped = check_turn(tmp_path, """
+let last = 0
+for q in players:
+  choose c from hand[q] by q prompt "The previous card was worth {last}"
+  last = c.rank
+""")
+    assert len(looped) == 1 and looped[0].startswith("E241")
+    assert check_turn(tmp_path, """
+for q in players:
+  let mine = top(hand[q]).rank
+  choose c from hand[q] by q prompt "Yours is worth {mine}"
+""") == []
