@@ -479,6 +479,10 @@ class FlowCheck:
             if taint != av.taint or origin != av.origin:
                 f.env[key] = AV(taint, origin, av.single)
         f.subst = {k: v for k, v in f.subst.items() if k == name or not pattern.search(v)}
+        marks = f.marks  # what was revealed to the player it named is not revealed to the new one
+        for shown in (marks.viewers, marks.pre_viewers):
+            for key in [k for k in shown if isinstance(k[1], str) and pattern.search(k[1])]:
+                del shown[key]
 
     def _alias(self, name: str, value: Any, f: Flow) -> None:
         """`let me = p`: `hand[me]` is p's hand (a local naming a player stands for that name)."""

@@ -324,3 +324,13 @@ for q in players:
   let mine = top(hand[q]).rank
   choose c from hand[q] by q prompt "Yours is worth {mine}"
 """) == []
+
+
+def test_a_reveal_to_a_player_does_not_cover_the_next_one(tmp_path):
+    found = check_turn(tmp_path, """
+let q = next_player(player)
+reveal hand[player] to q
+q = next_player(q)
+choose c from hand[q] by q prompt "P1's card is worth {top(hand[player]).rank}"
+""")
+    assert len(found) == 1 and found[0].startswith("E241")
