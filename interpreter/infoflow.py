@@ -180,6 +180,7 @@ class FlowCheck:
         self.call_marks: dict = {}  # procedure name -> [families shown to everyone at a call site]
         self.entry: dict = {}  # procedure name -> families shown to everyone at every call site
         self.disclosed_anywhere: set = set()  # families some rule shows to everyone
+        self.stored: dict = {}  # owner/hidden/internal counter or variable -> sources it may hold
 
     # ------------------------------------------------------------------ definitions
     def _player_key(self, family: Any, keys: list, f: Flow | None = None) -> str:
@@ -212,6 +213,8 @@ class FlowCheck:
         if n.id in g.zones:
             z = g.zones[n.id]
             return AV(origin=(n.id, self._player_key(z, []) if z.owner is not None else ANY_OWNER))
+        if n.id in g.variables or n.id in g.counters:
+            return self._stored(n.id, [], f)
         return CLEAN
 
     def e_Index(self, n, f):
@@ -223,7 +226,8 @@ class FlowCheck:
             if name in g.zones:
                 return AV(key_taint, (name, self._player_key(g.zones[name], n.keys, f)))
             if name in g.counters or name in g.variables:
-                return AV(key_taint)  # what a counter holds is checked where it is set
+                held = self._stored(name, n.keys, f)
+                return AV(key_taint | held.taint, held.origin, held.single)
         obj = self.ev(n.obj, f)
         return AV(obj.taint | key_taint, obj.origin, obj.origin is not None)
 
@@ -507,9 +511,11 @@ class FlowCheck:
             return
         g = self.game
         fam = g.counters.get(name) or g.variables.get(name) if name else None
+        keys = t.keys if isinstance(t, ast.Index) else []
+        if fam is not None and (fam.visibility != "public" or getattr(fam, "internal", False)):
+            self._store(name, fam, keys, value, f)  # (what a public slot holds is checked here)
         if fam is None or name in ("round", "phase") or getattr(fam, "internal", False):
             return  # internal variables are never shown
-        keys = t.keys if isinstance(t, ast.Index) else []
         av = value
         for k in keys:
             av = av | self.ev(k, f).plain()
@@ -519,6 +525,43 @@ class FlowCheck:
         elif fam.visibility == "owner":
             viewer = self._player_key(fam, keys, f)
             self.check(av, "slot", f"the {label} {name}[{viewer}]", n.pos, viewer, f, masked=True)
+
+    def _slot(self, fam: Any, keys: list, f: Flow) -> str | None:
+        """The player a per-player counter or variable slot belongs to (its text), if any."""
+        if not keys or not any(d.kind == "player" for d in fam.dims):
+            return None
+        return self._player_key(fam, keys, f)
+
+    def _store(self, name: str, fam: Any, keys: list, value: AV, f: Flow) -> None:
+        """What a counter or variable not checked when written (owner, hidden, internal) may hold,
+        over every assignment of the rules: read back later, it carries the sources not shown to
+        everyone when it was written. The slot's own player is written "<slot>" so that a read of
+        another slot names its own player."""
+        slot = self._slot(fam, keys, f)
+
+        def norm(src: Source) -> Source:
+            if slot is None or src.owner != slot:
+                return replace(src, handle=None)
+            return replace(src, owner="<slot>", what=src.what.replace(f"[{slot}]", "[<slot>]"), handle=None)
+        self.stored.setdefault(name, set()).update(
+            norm(s) for s in value.taint | f.pc if not self._covered(s, EVERYONE, f.marks))
+
+    def _stored(self, name: str, keys: list, f: Flow) -> AV:
+        """What reading a counter or variable slot carries (pieces it holds are shown masked;
+        reading their attributes later is not followed)."""
+        entry = self.stored.get(name)
+        if entry is None:
+            return CLEAN
+        fam = self.game.counters.get(name) or self.game.variables.get(name)
+        slot = self._slot(fam, keys, f)
+
+        who = slot if slot is not None else f"the player of a {name} slot"
+
+        def denorm(src: Source) -> Source:
+            if src.owner != "<slot>":
+                return src
+            return replace(src, owner=who, what=src.what.replace("[<slot>]", f"[{who}]"))
+        return AV(frozenset(denorm(s) for s in entry))
 
     def s_ExprStmt(self, n, f):
         self.ev(n.expr, f)
@@ -623,6 +666,13 @@ class FlowCheck:
 
     def _disclose(self, what: Any, viewers: str | None, f: Flow) -> None:
         family = self._moved(what, f)
+        target = what.obj if isinstance(what, ast.Index) else what
+        if isinstance(target, ast.Name) and target.id not in f.env and (
+                target.id in self.game.variables or target.id in self.game.counters):
+            keys = what.keys if isinstance(what, ast.Index) else []
+            for src in self._stored(target.id, keys, f).taint:  # the pieces a slot holds, in sight
+                f.marks.disclose(src, viewers)
+            return
         if isinstance(what, ast.Name) and what.id in f.env:
             f.marks.disclose("$" + what.id, viewers)  # the piece this local holds
             av = f.env[what.id]

@@ -70,12 +70,14 @@ class Secrecy:
         return "hidden", runtime
 
     def pieces_secrecy(self, comp_id: str) -> tuple[str | None, str | None]:
-        if not self.secret_families:
-            return None, None
+        """pieces(component) hides where its pieces are when they start in a zone that hides them
+        (an error), or when the rules move them into one (a warning: maybe not yet)."""
         comp = self.game.components.get(comp_id)
         if comp is not None and comp.start in self.secret_families:
             return "pieces", None
-        return "pieces", f"the {comp_id} pieces may all be in public zones by then"
+        if any(comp_id in self.may_hold.get(z, ()) for z in self.secret_families):
+            return "pieces", f"the {comp_id} pieces may all be in public zones by then"
+        return None, None
 
     def _face_down_families(self) -> set:
         """Zone families the rules put pieces face down into (or that face-down pieces start in).

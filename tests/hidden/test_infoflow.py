@@ -334,3 +334,21 @@ q = next_player(q)
 choose c from hand[q] by q prompt "P1's card is worth {top(hand[player]).rank}"
 """)
     assert len(found) == 1 and found[0].startswith("E241")
+
+
+def test_what_an_owner_counter_holds_is_hidden_when_read_back(tmp_path):
+    found = check_turn(tmp_path, """
+secret[player] = top(hand[player]).rank
+log "{player} noted {secret[player]}"
+""")
+    assert len(found) == 1 and found[0].startswith("E240") and "the rank of a piece in hand[player]" in found[0]
+    assert check_turn(tmp_path, """
+secret[player] = top(hand[player]).rank
+choose c from hand[player] prompt "You noted {secret[player]}"
+""") == []
+    found = check_turn(tmp_path, """
+secret[player] = top(hand[player]).rank
+choose c from hand[player] prompt "They noted {secret[next_player(player)]}"
+""")
+    assert len(found) == 1 and found[0].startswith("E241") and "hand[next_player(player)]" in found[0]
+    assert check_turn(tmp_path, 'secret[player] = count(deck)\nlog "{secret[player]} cards left"') == []
