@@ -171,7 +171,9 @@ class FlowCheck:
         self.expr_fns: dict = {}
         self.hiding = Secrecy(doc, game)  # what each zone hides, and from whom
         self.logs: list = []  # (text, pos) of every log statement (the audit finds rules by them)
-        self.quiet = False  # a first pass that only collects what gets disclosed
+        self.quiet = False  # passes that only collect (what gets disclosed, what slots hold)
+        self.first_pass = False  # the pass of a block that collects what it discloses
+        self.collecting = False  # a quiet round that also records what counters and variables hold
         self.proc_discloses: dict = {}  # procedure name -> (families, {family: viewers})
         self.proc_bodies: dict = {}  # procedure name -> (statements, params)
         self.inlining: set = set()  # procedures being followed with their callers' arguments
@@ -537,6 +539,8 @@ class FlowCheck:
         over every assignment of the rules: read back later, it carries the sources not shown to
         everyone when it was written. The slot's own player is written "<slot>" so that a read of
         another slot names its own player."""
+        if self.first_pass:
+            return  # what is disclosed later in the same stretch is not known yet
         slot = self._slot(fam, keys, f)
 
         def norm(src: Source) -> Source:
@@ -799,12 +803,13 @@ class FlowCheck:
     def run_stmts(self, stmts: list, decider: str | None, params: Iterable[str] = (),
                   pc: frozenset = frozenset(), entry: frozenset = frozenset()) -> Flow | None:
         """Two passes: the first collects what the procedure discloses (a disclosure anywhere in
-        it, before the next decision in practice, covers the whole procedure), the second checks."""
-        quiet, self.quiet = self.quiet, True
+        it, before the next decision in practice, covers the whole procedure), the second checks
+        (and records what counters and variables may hold)."""
+        quiet, self.quiet, self.first_pass = self.quiet, True, True
         first = Flow({p: CLEAN for p in params}, decider, pc=pc, marks=Marks(everyone=dict.fromkeys(entry, -1)))
         self.block(stmts, first)
-        self.quiet = quiet
-        if quiet:
+        self.quiet, self.first_pass = quiet, False
+        if quiet and not self.collecting:
             return first
         marks = Marks(everyone=dict.fromkeys(entry, -1), pre_everyone=dict(first.marks.everyone),
                       pre_viewers=dict(first.marks.viewers))
@@ -836,7 +841,8 @@ class FlowCheck:
                 except RuleError:
                     pass
         self.quiet = True
-        for _ in range(3):  # what procedures disclose, and what callers disclose before calling them
+        for last in (False, False, True):  # what procedures disclose, what callers disclose first
+            self.collecting = last
             self.call_marks = {}
             self._procedures()
             self._main_blocks()
