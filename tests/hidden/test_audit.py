@@ -97,6 +97,8 @@ def _entries() -> list:
     """rules/, the fixtures, and the folders in $RULEBOOK_RULES_DIRS (as tests/test_conformance.py)."""
     extra = [game_entry_files(Path(d).resolve()) for d in os.environ.get("RULEBOOK_RULES_DIRS", "").split(os.pathsep) if d]
     return (game_entry_files(ROOT / "rules") + sorted((ROOT / "tests" / "fixtures").glob("*.yaml"))
+            + sorted((ROOT / "tests" / "fixtures" / "table").glob("*.yaml"))
+            + sorted((ROOT / "tests" / "lab" / "fixtures").glob("*.yaml"))
             + [ROOT / "tests" / "fixtures" / "tutorial" / "game.yaml"] + [f for found in extra for f in found])
 
 
