@@ -103,3 +103,15 @@ def test_openspiel_ismcts_bot_runs_on_it():
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)), 2.0, 50,
                            random_state=np.random.RandomState(0))
     assert bot.step(state) in state.legal_actions()
+
+
+def test_sampled_chance_mode_too():
+    state = load_game(KUHN, chance="sampled", seed=3).new_initial_state()
+    seen = set()
+    for seed in range(10):
+        world = state.resample_from_infostate(0, random.Random(seed))
+        assert world.information_state_string(0) == state.information_state_string(0)
+        seen.add(tuple(names(world, "hand:1")))
+        while not world.is_terminal():  # its own generator, reseeded: it plays on
+            world.apply_action(world.legal_actions()[0])
+    assert len(seen) == 2
