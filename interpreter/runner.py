@@ -188,7 +188,9 @@ def read_log(path: str | Path) -> dict:
     if type(data) is not dict:
         raise InputError(f"not a rulebook log: expected a JSON object, got {_kind(data)}", where, "E502")
     if data.get("kind") == "player_log":
-        raise InputError(f"this is the log as {data.get('seat', 'one player')} saw it (`--log-for`): it holds "
+        seat = data.get("seat")
+        seat = seat if type(seat) is str and len(seat) <= 8 and seat.isprintable() else "one player"
+        raise InputError(f"this is the log as {seat} saw it (`--log-for`): it holds "
                          "no seed nor decisions, so it cannot be replayed; replay the referee's log "
                          "(`rulebook play --log`)", where, "E502")
     errors: list[RulebookError] = []
