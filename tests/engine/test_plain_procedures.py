@@ -6,10 +6,15 @@ programs with the same codes, `return` and `end_game` do the same thing.
 """
 from __future__ import annotations
 
+import json
+import random
+from pathlib import Path
+
 import pytest
 
 from interpreter.compiler import unfuse
 from interpreter.errors import RuleRuntimeError
+from interpreter.game import Game
 
 from .helpers import load
 
@@ -185,3 +190,36 @@ def test_endless_calls_in_a_loop_run_out_of_steps(tmp_path):
         with pytest.raises(RuleRuntimeError) as exc:
             game.new_game(2)
         assert exc.value.code == "E310" and "limit `steps`" in exc.value.message
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _play(S, rng, stop=None):
+    while not S.is_terminal() and (stop is None or S.decisions < stop):
+        waiting = S.current_players()
+        p = waiting[rng.randrange(len(waiting))]
+        S.apply(p, rng.randrange(S.option_count(p)))
+    return S
+
+
+@pytest.mark.parametrize("entry, players", [("rules/chicago_poker/game.yaml", 3),
+                                            ("rules/dice_town/game.yaml", 4),
+                                            ("rules/tic_tac_toe/game.yaml", 2)])
+def test_a_game_saved_on_one_form_goes_on_the_same_on_the_other(entry, players):
+    """Program counters and locals mean the same on both forms: a state saved (or cloned) in the
+    middle of a game continues to the same end as the game played through."""
+    linked = Game.load(ROOT / entry)
+    vm = Game.load(ROOT / entry)
+    for proc in vm.d.procs.values():
+        unfuse(proc)
+    for seed in range(2):
+        whole = _play(linked.new_game(players, {}, seed), random.Random(seed)).hash()
+        for first, second in ((vm, linked), (linked, vm)):
+            rng = random.Random(seed)
+            S = _play(first.new_game(players, {}, seed), rng, stop=12)
+            copy = random.Random()
+            copy.setstate(rng.getstate())
+            restored = second.restore(json.loads(json.dumps(S.to_json())))
+            assert _play(restored, rng).hash() == whole
+            assert _play(S.clone(), copy).hash() == whole
