@@ -14,7 +14,6 @@ be joined to the pieces through empty cells, so that it can be filled at the end
 """
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
 from ..errors import RuleRuntimeError
@@ -30,106 +29,178 @@ def _shape(s: Any) -> tuple:
     return tuple((x - x0, y - y0) for x, y in cells)   # its first cell (row-major) at (0, 0)
 
 
-def _neighbours(c: tuple, lmap: dict) -> list:
-    x, y = c
-    out = [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
-    extra = lmap.get(c)
-    if extra:
-        out.extend(extra)
+_GEOMETRY: dict = {}      # (w, h) -> (all cells, all but column 0, all but the last column)
+
+
+class _Board:
+    """One w × h window of the grid as bit masks (bit (y - y0) * w + (x - x0)): neighbours by
+    shifts, so that a flood or a ring of distances is a few integer operations."""
+
+    __slots__ = ("x0", "y0", "w", "h", "full", "not_col0", "not_last", "links")
+
+    def __init__(self, x0: int, y0: int, w: int, h: int, pairs: list):
+        self.x0, self.y0, self.w, self.h = x0, y0, w, h
+        geometry = _GEOMETRY.get((w, h))
+        if geometry is None:
+            full = (1 << (w * h)) - 1
+            col0 = 0
+            for y in range(h):
+                col0 |= 1 << (y * w)
+            geometry = _GEOMETRY[(w, h)] = (full, full & ~col0, full & ~(col0 << (w - 1)))
+        self.full, self.not_col0, self.not_last = geometry
+        links = []
+        for p, q in pairs:
+            a, b = self.bit(p), self.bit(q)
+            if a and b and a != b:
+                links.append((a, b))
+        self.links = links
+
+    def bit(self, c: tuple) -> int:
+        x, y = c[0] - self.x0, c[1] - self.y0
+        if 0 <= x < self.w and 0 <= y < self.h:
+            return 1 << (y * self.w + x)
+        return 0
+
+    def mask(self, cells) -> int:
+        x0, y0, w, h = self.x0, self.y0, self.w, self.h
+        m = 0
+        for x, y in cells:
+            x -= x0
+            y -= y0
+            if 0 <= x < w and 0 <= y < h:
+                m |= 1 << (y * w + x)
+        return m
+
+    def expand(self, r: int) -> int:
+        """r and every cell next to (or linked to) a cell of r."""
+        w = self.w
+        out = r | ((r << 1) & self.not_col0) | ((r >> 1) & self.not_last) | ((r << w) & self.full) | (r >> w)
+        if not self.links:
+            return out
+        for a, b in self.links:
+            if r & a:
+                out |= b
+            if r & b:
+                out |= a
+        return out
+
+    def rings(self, sources: int, free: int) -> list:
+        """The free cells 1, 2, 3, … steps from the sources through free cells, as masks."""
+        out = []
+        seen = frontier = sources
+        while True:
+            frontier = self.expand(frontier) & free & ~seen
+            if not frontier:
+                return out
+            out.append(frontier)
+            seen |= frontier
+
+
+_PLACEMENTS: dict = {}    # (w, h, shape) -> _placements
+
+
+def _placements(w: int, h: int, shape: tuple) -> list:
+    """[(anchor x, anchor y, covered cells as a mask)] of a shape inside a w × h window."""
+    key = (w, h, shape)
+    out = _PLACEMENTS.get(key)
+    if out is None:
+        out = []
+        for ax in range(w):
+            for ay in range(h):
+                cover = 0
+                for dx, dy in shape:
+                    x, y = ax + dx, ay + dy
+                    if not (0 <= x < w and 0 <= y < h):
+                        break
+                    cover |= 1 << (y * w + x)
+                else:
+                    out.append((ax, ay, cover))
+        if len(_PLACEMENTS) < 1000:
+            _PLACEMENTS[key] = out
     return out
 
 
-def _distances(sources: set, free: set, lmap: dict) -> dict:
-    """Steps from the sources to each free cell through free cells (1 = touching a source)."""
-    dist: dict = {}
-    todo: deque = deque()
-    for s in sources:
-        for n in _neighbours(s, lmap):
-            if n in free and n not in dist:
-                dist[n] = 1
-                todo.append(n)
-    while todo:
-        c = todo.popleft()
-        for n in _neighbours(c, lmap):
-            if n in free and n not in dist:
-                dist[n] = dist[c] + 1
-                todo.append(n)
-    return dist
+def _first_ring(rings: list, cover: int) -> int:
+    """Index of the first ring touching `cover` (steps - 1), or len(rings)."""
+    for i, ring in enumerate(rings):
+        if ring & cover:
+            return i
+    return len(rings)
 
 
 class _Search:
     """Places the larger pieces, in arrival order, on the free cells of one window. A piece may
     have several possible shapes (not known before it arrives): each gets its own place, and the
-    places of different pieces never overlap, so that every combination fits."""
+    places of different pieces never overlap, so that every combination fits. Places and sets of
+    cells are bit masks of the window (_Board)."""
 
-    def __init__(self, free: set, occupied: set, big: list, lmap: dict, paths: bool = True):
+    def __init__(self, board: _Board, free: int, occupied: int, big: list, paths: bool = True):
+        self.board = board
         self.free = free
         self.occupied = occupied
         # the single pieces arriving before the last larger piece need room outside their places
         self.early_singles = big[-1][1] if big else 0
         # [(possible shapes, single pieces arriving before it that may build a path to it)]
         self.big = big if paths else [(shapes, 0) for shapes, _ in big]
-        self.lmap = lmap
-        self.from_pieces = _distances(occupied, free, lmap)
-        self.between: dict = {}         # cell -> distances from that cell, through free cells
-        self.spots: dict = {}           # shape -> [(cost from the pieces, cells)], cheapest first
+        self.from_pieces = board.rings(occupied, free)
+        self.near: dict = {}            # places (a mask) -> rings of distances from them
+        self.spots: dict = {}           # shape -> [(cost from the pieces, x, y, cells)], cheapest first
 
-    def _room_for_early_singles(self, places: frozenset) -> bool:
+    def reaches_every_free_cell(self) -> bool:
+        reached = 0
+        for ring in self.from_pieces:
+            reached |= ring
+        return reached == self.free
+
+    def _room_for_early_singles(self, places: int) -> bool:
         """The single pieces arriving before the larger ones are put first, each touching a piece,
         on cells none of the larger pieces' places may need."""
         if not self.early_singles:
             return True
-        rest = self.free - places
-        return len(_distances(self.occupied, rest, self.lmap)) >= self.early_singles
-
-    def _from(self, cell: tuple) -> dict:
-        d = self.between.get(cell)
-        if d is None:
-            d = self.between[cell] = _distances({cell}, self.free, self.lmap)
-        return d
+        reached = 0
+        for ring in self.board.rings(self.occupied, self.free & ~places):
+            reached |= ring
+        return reached.bit_count() >= self.early_singles
 
     def _spots(self, shape: tuple) -> list:
         out = self.spots.get(shape)
         if out is None:
-            out = []
-            for ax, ay in self.free:
-                cover = tuple((ax + dx, ay + dy) for dx, dy in shape)
-                if all(c in self.free for c in cover):
-                    out.append((min(self.from_pieces[c] for c in cover) - 1, cover))
-            out.sort(key=lambda e: (e[0], e[1]))
+            free, rings = self.free, self.from_pieces
+            out = [(_first_ring(rings, cover), x, y, cover)
+                   for x, y, cover in _placements(self.board.w, self.board.h, shape)
+                   if not cover & ~free]
+            out.sort()                  # by cost, then by anchor (x, then y)
             self.spots[shape] = out
         return out
 
-    def _cost(self, base: int, cover: tuple, sure: list) -> int:
+    def _cost(self, base: int, cover: int, sure: int) -> int:
         """Single pieces needed to join `cover` to the pieces, or to a place of an earlier piece
-        whose shape is known (`sure`)."""
-        best = base
-        for slot in sure:
-            for a in slot:
-                da = self._from(a)
-                for c in cover:
-                    d = da.get(c)
-                    if d is not None and d - 1 < best:
-                        best = d - 1
-        return best
+        whose shape is known (`sure`: those places)."""
+        if not sure:
+            return base
+        rings = self.near.get(sure)
+        if rings is None:
+            rings = self.near[sure] = self.board.rings(sure, self.free)
+        d = _first_ring(rings, cover)
+        return d if d < base else base
 
-    def run(self, k: int = 0, a: int = 0, used: frozenset = frozenset(), mine: frozenset = frozenset(),
-            sure: tuple = (), spent: int = 0) -> bool:
+    def run(self, k: int = 0, a: int = 0, used: int = 0, mine: int = 0, sure: int = 0,
+            spent: int = 0) -> bool:
         if k == len(self.big):
             return self._room_for_early_singles(used)
         shapes, budget = self.big[k]
         if a == len(shapes):            # every possible shape of piece k has its place
-            return self.run(k + 1, 0, used | mine, frozenset(), sure, spent)
-        for base, cover in self._spots(shapes[a]):
+            return self.run(k + 1, 0, used | mine, 0, sure, spent)
+        for base, _, _, cover in self._spots(shapes[a]):
             if spent + base > budget and not sure:
                 break                   # the spots are sorted by cost
-            if any(c in used for c in cover):
+            if cover & used:
                 continue
-            cost = spent + self._cost(base, cover, list(sure))
+            cost = spent + self._cost(base, cover, sure)
             if cost > budget:
                 continue
-            known = sure + (cover,) if len(shapes) == 1 else sure
-            if self.run(k, a + 1, used, mine.union(cover), known, cost):
+            known = sure | cover if len(shapes) == 1 else sure
+            if self.run(k, a + 1, used, mine | cover, known, cost):
                 return True
         return False
 
@@ -156,19 +227,19 @@ def completable(occupied: set, shapes: list, w: int, h: int, blocked: set, inclu
     if hit is None:
         if len(_MEMO) >= _MEMO_LIMIT:
             _MEMO.clear()
-            _PIECES.clear()
-        pieces = _PIECES.get(shapes_key)
-        if pieces is None:      # the same pieces are asked about for every spot of a tile
-            pieces = _PIECES[shapes_key] = [_piece(e) for e in shapes]
-        hit = _MEMO[key] = _completable(occupied, pieces, w, h, blocked, include, links, paths)
+            _PLANS.clear()
+        plan = _PLANS.get(shapes_key)
+        if plan is None:        # the same pieces are asked about for every spot of a tile
+            plan = _PLANS[shapes_key] = _plan([_piece(e) for e in shapes])
+        hit = _MEMO[key] = _completable(occupied, plan, w, h, blocked, include, links, paths)
     return hit
 
 
-_PIECES: dict = {}        # parsed pieces to come, by their text
+_PLANS: dict = {}         # parsed pieces to come (_plan), by their text
 
 
-def _completable(occupied: set, pieces: list, w: int, h: int, blocked: set, include: list,
-                 links: Any, paths: bool) -> bool:
+def _plan(pieces: list) -> tuple:
+    """(cells the pieces cover, [(possible shapes, singles before it)] of the larger pieces)."""
     need = 0
     big, singles = [], 0
     for p in pieces:
@@ -180,21 +251,28 @@ def _completable(occupied: set, pieces: list, w: int, h: int, blocked: set, incl
             singles += 1
         else:
             big.append((p, singles))
+    return need, big
+
+
+def _completable(occupied: set, plan: tuple, w: int, h: int, blocked: set, include: list,
+                 links: Any, paths: bool) -> bool:
+    need, big = plan
     base = list(occupied) + list(include)
     if not base:
         return False
-    lmap = _link_map(links)
+    pairs = [(a, b) for a, bs in _link_map(links).items() for b in bs]
     xs = [c[0] for c in base]
     ys = [c[1] for c in base]
     bx0, bx1, by0, by1 = min(xs), max(xs), min(ys), max(ys)
     for x0 in range(bx1 - w + 1, bx0 + 1):
         for y0 in range(by1 - h + 1, by0 + 1):
-            free = {(x, y) for x in range(x0, x0 + w) for y in range(y0, y0 + h)
-                    if (x, y) not in occupied and (x, y) not in blocked}
-            if len(free) != need:
+            board = _Board(x0, y0, w, h, pairs)
+            occ = board.mask(occupied)
+            free = board.full & ~occ & ~board.mask(blocked)
+            if free.bit_count() != need:
                 continue
-            search = _Search(free, occupied, big, lmap, paths)
-            if len(search.from_pieces) < len(free):      # a free cell no piece can ever reach
+            search = _Search(board, free, occ, big, paths)
+            if not search.reaches_every_free_cell():     # a free cell no piece can ever reach
                 continue
             if search.run():
                 return True
