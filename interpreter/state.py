@@ -226,9 +226,14 @@ class State:
             if pos is not None:
                 pos.pop(piece, None)
 
-    def shape_of(self, piece: int) -> list:
-        shape = self.lay.static[piece].get("shape")
-        return [tuple(c) for c in shape] if shape else [(0, 0)]
+    def shape_of(self, piece: int) -> tuple:
+        """The cells a piece covers relative to where it is put (a shared tuple: read only)."""
+        shapes = self.lay.shapes
+        out = shapes.get(piece)
+        if out is None:
+            shape = self.lay.static[piece].get("shape")
+            out = shapes[piece] = tuple(tuple(c) for c in shape) if shape else ((0, 0),)
+        return out
 
     def _place_on_grid(self, dest: ZoneRef, piece: int, at: tuple) -> None:
         cells = self.grid.setdefault(dest, {})

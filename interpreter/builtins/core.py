@@ -425,7 +425,7 @@ def grid_cells(S, zone):
 @builtin(min_args=1)
 def shape(S, piece):
     """shape(piece): the cells a piece covers, relative to where it is put."""
-    return S.shape_of(piece)
+    return list(S.shape_of(piece))
 
 
 # ------------------------------------------------------------------ randomness

@@ -205,8 +205,21 @@ class _Search:
         return False
 
 
+_PIECES: dict = {}        # _piece by the entry's text
+
+
 def _piece(entry: Any) -> tuple:
     """A piece to come: its possible shapes (a shape, or a list of shapes)."""
+    text = repr(entry)
+    out = _PIECES.get(text)
+    if out is None:
+        out = _parse_piece(entry)
+        if len(_PIECES) < 1000:
+            _PIECES[text] = out
+    return out
+
+
+def _parse_piece(entry: Any) -> tuple:
     items = list(entry)
     if items and isinstance(items[0], (list, tuple)) and items[0] and isinstance(items[0][0], (list, tuple)):
         return tuple(sorted({_shape(s) for s in items}))
@@ -215,27 +228,51 @@ def _piece(entry: Any) -> tuple:
 
 _MEMO: dict = {}          # answers by question: a rule asks the same one for several options
 _MEMO_LIMIT = 20000
+_QUESTIONS: dict = {}     # the question's fixed part (_question) -> a small number naming it
+_PARSED: list = []        # by that number: the arguments of _completable but the occupied cells
+_RECENT: list = []        # the last few [arguments, their _question number]: a rule asks about
+# one window with the same pieces to come for every spot of a tile
 
 
 def completable(occupied: set, shapes: list, w: int, h: int, blocked: set, include: list,
                 links: Any = None, paths: bool = True) -> bool:
     """Plain-Python core of grid_completable (see there)."""
-    shapes_key = repr(shapes)
-    key = (frozenset(occupied), shapes_key, w, h, frozenset(blocked), repr(include), repr(links),
-           paths)
+    args = (shapes, w, h, blocked, include, links, paths)
+    for recent in _RECENT:
+        if recent[0] == args:
+            qid = recent[1]
+            break
+    else:
+        qid = _question(shapes, w, h, blocked, include, links, paths)
+        _RECENT.insert(0, (args, qid))
+        del _RECENT[4:]
+    key = (frozenset(occupied), qid)
     hit = _MEMO.get(key)
     if hit is None:
         if len(_MEMO) >= _MEMO_LIMIT:
             _MEMO.clear()
-            _PLANS.clear()
-        plan = _PLANS.get(shapes_key)
-        if plan is None:        # the same pieces are asked about for every spot of a tile
-            plan = _PLANS[shapes_key] = _plan([_piece(e) for e in shapes])
-        hit = _MEMO[key] = _completable(occupied, plan, w, h, blocked, include, links, paths)
+        hit = _MEMO[key] = _completable(occupied, *_PARSED[qid])
     return hit
 
 
-_PLANS: dict = {}         # parsed pieces to come (_plan), by their text
+def _question(shapes: list, w: int, h: int, blocked: Any, include: Any, links: Any,
+              paths: bool) -> int:
+    """Number the fixed part of a question (pieces to come, window, blocked, included and linked
+    cells), parsing it once."""
+    fixed = (repr(shapes), w, h, frozenset(_cells(blocked)), tuple(_cells(include)), repr(links),
+             paths)
+    qid = _QUESTIONS.get(fixed)
+    if qid is None:
+        parsed = (_plan([_piece(e) for e in shapes]), w, h, fixed[3], fixed[4],
+                  [(a, b) for a, bs in _link_map(links).items() for b in bs], paths)
+        if len(_PARSED) >= _MEMO_LIMIT:
+            _QUESTIONS.clear()
+            _PARSED.clear()
+            _MEMO.clear()
+            _RECENT.clear()
+        qid = _QUESTIONS[fixed] = len(_PARSED)
+        _PARSED.append(parsed)
+    return qid
 
 
 def _plan(pieces: list) -> tuple:
@@ -254,23 +291,28 @@ def _plan(pieces: list) -> tuple:
     return need, big
 
 
-def _completable(occupied: set, plan: tuple, w: int, h: int, blocked: set, include: list,
-                 links: Any, paths: bool) -> bool:
+def _completable(occupied: set, plan: tuple, w: int, h: int, blocked: frozenset, include: tuple,
+                 pairs: list, paths: bool) -> bool:
     need, big = plan
     base = list(occupied) + list(include)
     if not base:
         return False
-    pairs = [(a, b) for a, bs in _link_map(links).items() for b in bs]
     xs = [c[0] for c in base]
     ys = [c[1] for c in base]
     bx0, bx1, by0, by1 = min(xs), max(xs), min(ys), max(ys)
+    blocked = [c for c in blocked if c not in occupied]
+    room = w * h - len(occupied)        # every occupied cell is inside every window below
     for x0 in range(bx1 - w + 1, bx0 + 1):
         for y0 in range(by1 - h + 1, by0 + 1):
+            if blocked:
+                inside = [c for c in blocked if x0 <= c[0] < x0 + w and y0 <= c[1] < y0 + h]
+                if room - len(inside) != need:
+                    continue
+            elif room != need:
+                continue
             board = _Board(x0, y0, w, h, pairs)
             occ = board.mask(occupied)
-            free = board.full & ~occ & ~board.mask(blocked)
-            if free.bit_count() != need:
-                continue
+            free = board.full & ~occ & ~board.mask(inside) if blocked else board.full & ~occ
             search = _Search(board, free, occ, big, paths)
             if not search.reaches_every_free_cell():     # a free cell no piece can ever reach
                 continue
@@ -288,5 +330,5 @@ def grid_completable(S, zone, shapes, max_width=None, max_height=None, blocked=N
         raise RuleRuntimeError("grid_completable needs max_width= and max_height=")
     taken = set(_grid(S, zone))
     taken.update(_cells(occupied))
-    return completable(taken, list(shapes), int(max_width), int(max_height),
-                       set(_cells(blocked)), _cells(include), links, bool(paths))
+    return completable(taken, shapes, int(max_width), int(max_height), blocked, include, links,
+                       bool(paths))
