@@ -7,6 +7,7 @@ of cell pairs `[[a, b], …]` that count as adjacent although they are not ortho
 """
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any, Iterable
 
 from ..errors import RuleRuntimeError
@@ -14,6 +15,7 @@ from ..values import ZoneRef
 from . import builtin
 
 _ORTHO = ((1, 0), (-1, 0), (0, 1), (0, -1))
+_ROW_MAJOR = itemgetter(1, 0)  # sort cells by row, then column
 
 
 def _cell(c: Any) -> tuple:
@@ -226,21 +228,18 @@ class _Window:
     __slots__ = ("x0", "y0", "w", "h", "full", "not_col0", "not_last", "links", "free", "occ",
                  "_dead")
 
-    def __init__(self, x0: int, y0: int, w: int, h: int, g: dict, blocked: set, links: list):
+    def __init__(self, x0: int, y0: int, w: int, h: int, occ: int, blocked: Iterable, links: list):
+        """`occ`: the occupied cells inside the window, as a mask."""
         self.x0, self.y0, self.w, self.h = x0, y0, w, h
-        n = w * h
-        self.full = (1 << n) - 1
-        col0 = 0
-        for y in range(h):
-            col0 |= 1 << (y * w)
-        self.not_col0 = self.full & ~col0
-        self.not_last = self.full & ~(col0 << (w - 1))
-        occ = blk = 0
-        for x, y in g:
-            x -= x0
-            y -= y0
-            if 0 <= x < w and 0 <= y < h:
-                occ |= 1 << (y * w + x)
+        geometry = _GEOMETRY.get((w, h))
+        if geometry is None:
+            full = (1 << (w * h)) - 1
+            col0 = 0
+            for y in range(h):
+                col0 |= 1 << (y * w)
+            geometry = _GEOMETRY[(w, h)] = (full, full & ~col0, full & ~(col0 << (w - 1)))
+        self.full, self.not_col0, self.not_last = geometry
+        blk = 0
         for x, y in blocked:
             x -= x0
             y -= y0
@@ -248,7 +247,7 @@ class _Window:
                 blk |= 1 << (y * w + x)
         self.free, self.occ = self.full & ~occ & ~blk, occ
         self.links = [(self.bit(a), self.bit(b)) for a, b in links
-                      if self.bit(a) and self.bit(b)]
+                      if self.bit(a) and self.bit(b)] if links else ()
         self._dead = None
 
     def bit(self, c: tuple) -> int:
@@ -290,7 +289,10 @@ class _Window:
         return self._dead
 
 
-def _fillable_filter(out: list, shape: list, g: dict, blocked: set, links: list, box: tuple,
+_GEOMETRY: dict = {}      # (w, h) -> (all cells, all but column 0, all but the last column)
+
+
+def _fillable_filter(out: list, shape: Any, g: dict, blocked: set, links: list, box: tuple,
                      w: int, h: int) -> list:
     """Keep the anchors after which some w × h window holding everything (`box`: the bounding
     box so far) can still be filled: every empty unblocked cell in it joined, through empty
@@ -304,9 +306,19 @@ def _fillable_filter(out: list, shape: list, g: dict, blocked: set, links: list,
     sx1 = max(d[0] for d in shape)
     sy0 = min(d[1] for d in shape)
     sy1 = max(d[1] for d in shape)
+    # Every window below holds the box, hence every occupied cell and the covered ones: a cell's
+    # bit in the window at (x0, y0) is its bit on a board of row length w from (ox, oy), shifted
+    # right by (y0 - oy) * w + x0 - ox.
+    ox = min(bx0, min(a[0] for a in out) + sx0) - w     # left of (above) every window
+    oy = min(by0, min(a[1] for a in out) + sy0) - h
+    occ_all = 0
+    for x, y in g:
+        occ_all |= 1 << ((y - oy) * w + x - ox)
     kept = []
     for ax, ay in out:
-        covered = [(ax + dx, ay + dy) for dx, dy in shape]
+        cover_all = 0
+        for dx, dy in shape:
+            cover_all |= 1 << ((ay + dy - oy) * w + ax + dx - ox)
         cx0 = ax + sx0 if ax + sx0 < bx0 else bx0
         cx1 = ax + sx1 if ax + sx1 > bx1 else bx1
         cy0 = ay + sy0 if ay + sy0 < by0 else by0
@@ -314,15 +326,13 @@ def _fillable_filter(out: list, shape: list, g: dict, blocked: set, links: list,
         ok = False
         for x0 in range(cx1 - w + 1, cx0 + 1):
             for y0 in range(cy1 - h + 1, cy0 + 1):
-                win = windows.get((x0, y0))
+                shift = (y0 - oy) * w + x0 - ox
+                win = windows.get(shift)
                 if win is None:
-                    win = windows[(x0, y0)] = _Window(x0, y0, w, h, g, blocked, pairs)
+                    win = windows[shift] = _Window(x0, y0, w, h, occ_all >> shift, blocked, pairs)
                 dead = win.dead_groups()
                 if dead:
-                    touched = 0
-                    for c in covered:
-                        touched |= win.bit(c)
-                    touched = win.expand(touched)
+                    touched = win.expand(cover_all >> shift)
                     if any(not (grp & touched) for grp in dead):
                         continue
                 ok = True
@@ -418,7 +428,7 @@ def grid_placements(S, zone, piece, max_width=None, max_height=None, blocked=Non
                 out.append((ax, ay))
     if fillable and blocked_set and max_width is not None and max_height is not None and out:
         out = _fillable_filter(out, shape, g, blocked_set, links, box, max_width, max_height)
-    out.sort(key=lambda c: (c[1], c[0]))
+    out.sort(key=_ROW_MAJOR)
     return out
 
 
