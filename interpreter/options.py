@@ -130,15 +130,14 @@ def _piece_key(S: Any, p: Piece, zone: Any, viewer: Any) -> tuple:
     if info.ordered or lay.singular[p]:  # nothing else can look the same: the piece is its key
         return p, True
     dyn = S.dyn
-    names = lay.dyn_names[p]
-    if not names:
-        values: tuple = ()
-    elif len(names) == 1:  # the usual case (a die's value): no generator
-        a = names[0]
-        values = (_hashable(dyn[a].get(p)),) if a in dyn else ()
-    else:
-        values = tuple([_hashable(dyn[a].get(p)) for a in names if a in dyn])  # maps, lists too
-    return ("v", zone, lay.visible_key[p], S.face.get(p), values, S.seen.get(p)), True
+    values = []
+    for a in lay.dyn_names[p]:
+        d = dyn.get(a)
+        if d is not None:
+            v = d.get(p)
+            t = type(v)
+            values.append(_hashable(v) if t is list or t is dict else v)  # maps, lists too
+    return ("v", zone, lay.visible_key[p], S.face.get(p), tuple(values), S.seen.get(p)), True
 
 
 def _custom_labels(S: Any, pend: Pending, values: list, L: dict) -> list:

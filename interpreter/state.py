@@ -198,8 +198,26 @@ class State:
             raise RuleRuntimeError(f"no zone {dest!r}")
         target = self.zones[dest]
         forced = face if face is not None else info.face
-        pieces = list(pieces)
-        for offset, piece in enumerate(pieces):
+        if info.grid is not None or self.grid:
+            self._move_on_grids(pieces, dest, info, target, place, at, forced)
+            return
+        zones, loc, seen = self.zones, self.loc, self.seen
+        top = place == "top"
+        for offset, piece in enumerate(list(pieces)):  # no grid anywhere: the plain case, inlined
+            zones[loc[piece]].remove(piece)
+            if top:
+                target.insert(offset, piece)
+            else:
+                target.append(piece)
+            loc[piece] = dest
+            if piece in seen:
+                del seen[piece]
+            if forced is not None:
+                self.set_face(piece, forced)
+
+    def _move_on_grids(self, pieces: Iterable, dest: ZoneRef, info: Any, target: list,
+                       place: str | None, at: Any, forced: bool | None) -> None:
+        for offset, piece in enumerate(list(pieces)):
             self._lift(piece)
             if info.grid is not None:
                 if at is None:
