@@ -36,6 +36,9 @@ def _disambiguate(S: Any, entries: list, labels: list) -> None:
             labels[i] = f"{text} ({extra})"
 
 
+_PLAIN = (False, None, None, False, None)  # the recipe of options shown as themselves (_finish)
+
+
 def build_options(S: Any, pend: Pending, L: dict | None = None) -> None:
     """The options of a pending decision. Their labels are made only when someone reads them
     (labels_of), from what was recorded here, so simulations never spend time on text; a rule's
@@ -52,6 +55,11 @@ def build_options(S: Any, pend: Pending, L: dict | None = None) -> None:
         if t is not int and t is not str:
             break
     else:  # only numbers and texts (the common case): no keys, labels are the values as text
+        if pend.kind == "choose" and not pend.optional and pend.label_key is None:
+            pend.options = list(dict.fromkeys(candidates))  # _finish, inlined for this case
+            pend.labels = None
+            pend.recipe = _PLAIN
+            return
         _finish(pend, list(dict.fromkeys(candidates)), None, False, False, L)
         return
     viewer = pend.player

@@ -292,7 +292,7 @@ class _Window:
 _GEOMETRY: dict = {}      # (w, h) -> (all cells, all but column 0, all but the last column)
 
 
-def _fillable_filter(out: list, shape: Any, g: dict, blocked: set, links: list, box: tuple,
+def _fillable_filter(out: list, shape: Any, g: dict, blocked: frozenset, pairs: list, box: tuple,
                      w: int, h: int) -> list:
     """Keep the anchors after which some w × h window holding everything (`box`: the bounding
     box so far) can still be filled: every empty unblocked cell in it joined, through empty
@@ -301,7 +301,6 @@ def _fillable_filter(out: list, shape: Any, g: dict, blocked: set, links: list, 
         return out
     bx0, by0, bx1, by1 = box
     windows = {}
-    pairs = [(_cell(a), _cell(b)) for a, b in links] if links else []
     sx0 = min(d[0] for d in shape)
     sx1 = max(d[0] for d in shape)
     sy0 = min(d[1] for d in shape)
@@ -344,6 +343,24 @@ def _fillable_filter(out: list, shape: Any, g: dict, blocked: set, links: list, 
     return kept
 
 
+_RECENT: list = []        # the last few (arguments, _placement_args of them): a rule asks about
+# one city with the same blocked cells and links for every tile
+
+
+def _placement_args(blocked: Any, links: Any, include: Any, start: Any) -> tuple:
+    """(blocked cells, link map, link pairs, include cells, start cells) of grid_placements."""
+    args = (blocked, links, include, start)
+    for recent, parsed in _RECENT:
+        if recent == args:
+            return parsed
+    parsed = (frozenset(_cells(blocked)), _link_map(links),
+              [(_cell(a), _cell(b)) for a, b in links] if links else [], _cells(include),
+              _cells(start if start is not None else [(0, 0)]))
+    _RECENT.insert(0, (args, parsed))
+    del _RECENT[4:]
+    return parsed
+
+
 @builtin(min_args=2, kwargs=("max_width", "max_height", "blocked", "links", "include", "start",
                              "fillable"))
 def grid_placements(S, zone, piece, max_width=None, max_height=None, blocked=None, links=None,
@@ -357,27 +374,25 @@ def grid_placements(S, zone, piece, max_width=None, max_height=None, blocked=Non
     so that the window can still be filled completely (always true without blocked cells)."""
     g = _grid(S, zone)
     shape = S.shape_of(piece)
-    blocked_set = set(_cells(blocked)) if blocked else set()
-    lmap = _link_map(links)
+    blocked_set, lmap, pairs, include_cells, start_cells = _placement_args(blocked, links, include, start)
     base = list(g)
-    if include:
-        base += _cells(include)
+    if include_cells:
+        base += include_cells
     if g:
         targets = set()
-        add = targets.add
-        for c in g:
-            x, y = c
-            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-                if n not in g and n not in blocked_set:
-                    add(n)
-            extra = lmap.get(c) if lmap else None
-            if extra:
-                for n in extra:
-                    if n not in g and n not in blocked_set:
-                        add(n)
+        grow = targets.update
+        for x, y in g:
+            grow(((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)))
+        if lmap:
+            for c in g:
+                extra = lmap.get(c)
+                if extra:
+                    grow(extra)
+        targets.difference_update(g)
+        if blocked_set:
+            targets -= blocked_set
     else:
-        targets = {c for c in _cells(start if start is not None else [(0, 0)])
-                   if c not in blocked_set}
+        targets = {c for c in start_cells if c not in blocked_set}
     # The anchor's x (y) range that keeps the bounding box within max_width (max_height).
     sx = [d[0] for d in shape]
     sy = [d[1] for d in shape]
@@ -427,7 +442,7 @@ def grid_placements(S, zone, piece, max_width=None, max_height=None, blocked=Non
             if ok:
                 out.append((ax, ay))
     if fillable and blocked_set and max_width is not None and max_height is not None and out:
-        out = _fillable_filter(out, shape, g, blocked_set, links, box, max_width, max_height)
+        out = _fillable_filter(out, shape, g, blocked_set, pairs, box, max_width, max_height)
     out.sort(key=_ROW_MAJOR)
     return out
 
