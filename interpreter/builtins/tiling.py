@@ -88,8 +88,18 @@ class _Board:
         """The free cells 1, 2, 3, … steps from the sources through free cells, as masks."""
         out = []
         seen = frontier = sources
-        while True:
-            frontier = self.expand(frontier) & free & ~seen
+        if self.links:
+            while True:
+                frontier = self.expand(frontier) & free & ~seen
+                if not frontier:
+                    return out
+                out.append(frontier)
+                seen |= frontier
+        w, full, not_col0, not_last = self.w, self.full, self.not_col0, self.not_last
+        while True:  # expand() inlined: no links
+            r = frontier
+            frontier = (((r << 1) & not_col0) | ((r >> 1) & not_last) | ((r << w) & full) | (r >> w)) \
+                & free & ~seen
             if not frontier:
                 return out
             out.append(frontier)
@@ -165,10 +175,17 @@ class _Search:
     def _spots(self, shape: tuple) -> list:
         out = self.spots.get(shape)
         if out is None:
-            free, rings = self.free, self.from_pieces
-            out = [(_first_ring(rings, cover), x, y, cover)
-                   for x, y, cover in _placements(self.board.w, self.board.h, shape)
-                   if not cover & ~free]
+            taken, rings = ~self.free, self.from_pieces
+            out = []
+            for x, y, cover in _placements(self.board.w, self.board.h, shape):
+                if cover & taken:
+                    continue
+                d = 0                   # _first_ring, inlined
+                for ring in rings:
+                    if ring & cover:
+                        break
+                    d += 1
+                out.append((d, x, y, cover))
             out.sort()                  # by cost, then by anchor (x, then y)
             self.spots[shape] = out
         return out
@@ -302,8 +319,16 @@ def _completable(occupied: set, plan: tuple, w: int, h: int, blocked: frozenset,
     bx0, bx1, by0, by1 = min(xs), max(xs), min(ys), max(ys)
     blocked = [c for c in blocked if c not in occupied]
     room = w * h - len(occupied)        # every occupied cell is inside every window below
-    for x0 in range(bx1 - w + 1, bx0 + 1):
-        for y0 in range(by1 - h + 1, by0 + 1):
+    # so a cell's bit in the window at (x0, y0) is its bit on a board of row length w from the
+    # first window's corner (X, Y), shifted right by (y0 - Y) * w + x0 - X
+    if bx1 - bx0 >= w or by1 - by0 >= h:
+        return False                    # no window holds them all
+    X, Y = bx1 - w + 1, by1 - h + 1
+    occ_all = 0
+    for x, y in occupied:
+        occ_all |= 1 << ((y - Y) * w + x - X)
+    for x0 in range(X, bx0 + 1):
+        for y0 in range(Y, by0 + 1):
             if blocked:
                 inside = [c for c in blocked if x0 <= c[0] < x0 + w and y0 <= c[1] < y0 + h]
                 if room - len(inside) != need:
@@ -311,7 +336,7 @@ def _completable(occupied: set, plan: tuple, w: int, h: int, blocked: frozenset,
             elif room != need:
                 continue
             board = _Board(x0, y0, w, h, pairs)
-            occ = board.mask(occupied)
+            occ = occ_all >> ((y0 - Y) * w + x0 - X)
             free = board.full & ~occ & ~board.mask(inside) if blocked else board.full & ~occ
             search = _Search(board, free, occ, big, paths)
             if not search.reaches_every_free_cell():     # a free cell no piece can ever reach
