@@ -201,7 +201,7 @@ class State:
         if info.grid is not None or self.grid:
             self._move_on_grids(pieces, dest, info, target, place, at, forced)
             return
-        zones, loc, seen = self.zones, self.loc, self.seen
+        zones, loc, seen, faces, face_up = self.zones, self.loc, self.seen, self.face, self.lay.face_up
         top = place == "top"
         for offset, piece in enumerate(list(pieces)):  # no grid anywhere: the plain case, inlined
             zones[loc[piece]].remove(piece)
@@ -212,8 +212,11 @@ class State:
             loc[piece] = dest
             if piece in seen:
                 del seen[piece]
-            if forced is not None:
-                self.set_face(piece, forced)
+            if forced is not None:  # set_face, inlined (seen is already cleared)
+                if forced == face_up[piece]:
+                    faces.pop(piece, None)
+                else:
+                    faces[piece] = forced
 
     def _move_on_grids(self, pieces: Iterable, dest: ZoneRef, info: Any, target: list,
                        place: str | None, at: Any, forced: bool | None) -> None:
