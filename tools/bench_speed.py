@@ -93,8 +93,13 @@ def _worker() -> None:
             from interpreter.agents.mcts import MctsAgent
             states = mid_game(game, n, opts, 4)
             t = time.process_time()
+            try:  # the agent's budget is `budget=` now, `iterations=` in older engines
+                MctsAgent(budget=1, seed=0)
+                make = lambda: MctsAgent(budget=task["iterations"], seed=0)  # noqa: E731
+            except TypeError:
+                make = lambda: MctsAgent(iterations=task["iterations"], seed=0)  # noqa: E731
             for S in states:
-                MctsAgent(iterations=task["iterations"], seed=0).choose(S, S.current_players()[0])
+                make().choose(S, S.current_players()[0])
             out = {"cpu": time.process_time() - t, "iterations": task["iterations"] * len(states)}
         else:
             out = {"error": f"unknown task {kind}"}
