@@ -7,6 +7,7 @@ of cell pairs `[[a, b], …]` that count as adjacent although they are not ortho
 """
 from __future__ import annotations
 
+import itertools
 from operator import itemgetter
 from typing import Any, Iterable
 
@@ -345,17 +346,30 @@ def _fillable_filter(out: list, shape: Any, g: dict, blocked: frozenset, pairs: 
 
 _RECENT: list = []        # the last few (arguments, _placement_args of them): a rule asks about
 # one city with the same blocked cells and links for every tile
+_PARSED: dict = {}        # the same, by content: one number for the same arguments
+_SERIAL = itertools.count()
+_ANSWERS: dict = {}       # grid_placements by (its arguments' number, cells, shape, bounds, fillable)
+_ANSWERS_LIMIT = 20000
 
 
 def _placement_args(blocked: Any, links: Any, include: Any, start: Any) -> tuple:
-    """(blocked cells, link map, link pairs, include cells, start cells) of grid_placements."""
+    """(blocked cells, link map, link pairs, include cells, start cells, a number naming them)
+    of grid_placements."""
     args = (blocked, links, include, start)
     for recent, parsed in _RECENT:
         if recent == args:
             return parsed
-    parsed = (frozenset(_cells(blocked)), _link_map(links),
-              [(_cell(a), _cell(b)) for a, b in links] if links else [], _cells(include),
-              _cells(start if start is not None else [(0, 0)]))
+    blocked_set = frozenset(_cells(blocked))
+    lmap = _link_map(links)
+    pairs = [(_cell(a), _cell(b)) for a, b in links] if links else []
+    include_cells = _cells(include)
+    start_cells = _cells(start if start is not None else [(0, 0)])
+    content = (blocked_set, tuple(pairs), tuple(include_cells), tuple(start_cells))
+    parsed = _PARSED.get(content)
+    if parsed is None:
+        if len(_PARSED) >= 1000:
+            _PARSED.clear()
+        parsed = _PARSED[content] = (blocked_set, lmap, pairs, include_cells, start_cells, next(_SERIAL))
     _RECENT.insert(0, (args, parsed))
     del _RECENT[4:]
     return parsed
@@ -374,7 +388,21 @@ def grid_placements(S, zone, piece, max_width=None, max_height=None, blocked=Non
     so that the window can still be filled completely (always true without blocked cells)."""
     g = _grid(S, zone)
     shape = S.shape_of(piece)
-    blocked_set, lmap, pairs, include_cells, start_cells = _placement_args(blocked, links, include, start)
+    parsed = _placement_args(blocked, links, include, start)
+    # a rule asks again for the same tile before the grid changes (the answer reads only which
+    # cells are covered)
+    key = (parsed[5], frozenset(g), shape, max_width, max_height, bool(fillable))
+    out = _ANSWERS.get(key)
+    if out is None:
+        if len(_ANSWERS) >= _ANSWERS_LIMIT:
+            _ANSWERS.clear()
+        out = _ANSWERS[key] = _placements(g, shape, max_width, max_height, parsed, fillable)
+    return list(out)
+
+
+def _placements(g: dict, shape: tuple, max_width: Any, max_height: Any, parsed: tuple,
+                fillable: Any) -> list:
+    blocked_set, lmap, pairs, include_cells, start_cells, _ = parsed
     base = list(g)
     if include_cells:
         base += include_cells
