@@ -272,12 +272,29 @@ def completable(occupied: set, shapes: list, w: int, h: int, blocked: set, inclu
     return hit
 
 
+def _shapes_key(shapes: Any) -> Any:
+    """A dictionary key for the pieces to come: lists made tuples, all the way down (a list and
+    a tuple of the same things are parsed alike), or their text when that is not hashable."""
+    key = _tuples(shapes)
+    try:
+        hash(key)
+    except TypeError:
+        return repr(shapes)
+    return key
+
+
+def _tuples(v: Any) -> Any:
+    if type(v) is list:
+        return tuple([_tuples(x) if type(x) is list else x for x in v])
+    return v
+
+
 def _question(shapes: list, w: int, h: int, blocked: Any, include: Any, links: Any,
               paths: bool) -> int:
     """Number the fixed part of a question (pieces to come, window, blocked, included and linked
     cells), parsing it once."""
-    fixed = (repr(shapes), w, h, frozenset(_cells(blocked)), tuple(_cells(include)), repr(links),
-             paths)
+    fixed = (_shapes_key(shapes), w, h, frozenset(_cells(blocked)), tuple(_cells(include)),
+             repr(links), paths)
     qid = _QUESTIONS.get(fixed)
     if qid is None:
         parsed = (_plan([_piece(e) for e in shapes]), w, h, fixed[3], fixed[4],
