@@ -296,12 +296,20 @@ class ExprGen:
             return f"S.face_up({obj})"
         if name == "pos":
             return f"S.dyn['pos'].get({obj})"
+        # a piece's static value: one table per attribute (layout.AttrColumns); a value that can
+        # change: the piece's entry in S.dyn, else the static one
+        static = f"S.lay.cols[{name!r}][{obj}]"
+        piece = static
+        if name in self.game.mutable_attrs:
+            piece = f"S.dyn[{name!r}].get({obj}, {static})"
+        if obj.isidentifier() and sc.is_piece(obj):
+            return piece
+        if _CONST.match(obj) and type(self.env.get(obj)) is dict:  # a table's row
+            return f"{obj}.get({name!r})"
+        if _cheap(obj):  # a variable: read it twice rather than call a helper
+            return f"({piece} if type({obj}) is Piece else _getattr(S, {obj}, {name!r}))"
         if name in self.game.mutable_attrs:
             return f"_mut(S, {obj}, {name!r})"
-        if obj.isidentifier() and sc.is_piece(obj):  # one table per attribute (layout.AttrColumns)
-            return f"S.lay.cols[{name!r}][{obj}]"
-        if _cheap(obj):  # a variable: read it twice rather than call a helper
-            return f"(S.lay.static[{obj}].get({name!r}) if type({obj}) is Piece else _getattr(S, {obj}, {name!r}))"
         return f"_getattr(S, {obj}, {name!r})"
 
     def x_Index(self, n, sc):
@@ -498,6 +506,7 @@ def _cheap(code: str) -> bool:
     return code.isidentifier() or (code.startswith("L[") and code.endswith("]") and code.count("[") == 1)
 
 
+_CONST = re.compile(r"_k\d+\Z")  # a constant's name (ExprGen.const)
 _VAR = re.compile(r"S\.vars\['[A-Za-z_][A-Za-z0-9_]*'\]\Z")  # a plain variable's value
 
 
