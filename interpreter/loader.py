@@ -18,8 +18,9 @@ from .generate import generated_items
 from .zone_use import reveal_warnings, zone_use_errors
 from .model import (Action, Board, Check, ComponentDef, Dim, Function, GameDef, ItemDef,
                     OptionDef, Proc, Scoring, StateFamily, ZoneFamily)
-from .overlay import apply_overlay, load_chain, resolve_base
-from .parser import parse_block, parse_expr
+from .loadcache import LoadCache
+from .overlay import apply_overlay, merge_chain, read_chain, resolve_base
+from .parser import memo, parse_block, parse_expr
 from .source import YMap, YSeq, load_file
 from .values import freeze
 
@@ -35,16 +36,40 @@ GRID_SIZES = ("width", "height", "max_width", "max_height")
 
 
 def load_game(path: str | Path, variants: Iterable[str | Path] = ()) -> GameDef:
-    """Load, check and compile a rule file (plus variant overlays). Raises RuleErrors."""
-    doc, files = load_document(path, variants)
-    return build_game(doc, files)
+    """Load, check and compile a rule file (plus variant overlays). Raises RuleErrors.
+
+    What an earlier load of the same bytes by the same engine established (parses, schema and
+    information-flow checks passed) is taken from interpreter.loadcache."""
+    doc, files, cache = _load_document(path, variants)
+    try:
+        with memo(cache.parses):
+            game = _Builder(doc, files, flows=not cache.flows_ok).build()
+        cache.flows_ok = True
+    finally:
+        cache.save()
+    return game
 
 
 def load_document(path: str | Path, variants: Iterable[str | Path] = ()) -> tuple[YMap, list[Path]]:
-    from .schema_check import validate
+    """The merged, schema-checked document of a rule file (plus variants) and its files."""
+    doc, files, _ = _load_document(path, variants)
+    return doc, files
+
+
+def _load_document(path: str | Path, variants: Iterable[str | Path]) -> tuple[YMap, list[Path], LoadCache]:
+    def validate(raw):
+        if not check:
+            return []
+        from .schema_check import validate
+        return validate(raw)
 
     path = Path(path)
-    doc, files, raws = load_chain(path)
+    variants = list(variants)
+    chain = read_chain(path)
+    cache = LoadCache.open([(raw.pos.file, p) for p, raw in chain] +
+                           [(str(v), Path(v).resolve()) for v in variants])
+    check = not cache.schema_ok
+    doc, files, raws = merge_chain(chain, check)
     errors: list[RulebookError] = []
     for raw in raws:
         errors.extend(validate(raw))
@@ -68,7 +93,8 @@ def load_document(path: str | Path, variants: Iterable[str | Path] = ()) -> tupl
         errors = validate(doc)
         if errors:
             raise RuleErrors(errors)
-    return doc, files
+    cache.schema_ok = True
+    return doc, files, cache
 
 
 def rules_hash(files: list[Path]) -> str:

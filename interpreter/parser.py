@@ -7,6 +7,7 @@ SourceMap, so errors point where the author typed.
 from __future__ import annotations
 
 import ast as pyast
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -77,7 +78,33 @@ def _map(src: SourceMap, line: int | None, col: int | None, col_shift: int) -> P
     return src.at(line, col)
 
 
+_memo: dict | None = None  # while a rule file loads: its parses, by text and place (see memo())
+
+
+@contextmanager
+def memo(table: dict):
+    """Within this block, a text parsed at the same place in the same file is parsed once:
+    later parses (and later loads, when `table` comes from interpreter.loadcache) get the same
+    tree. Only successful parses are kept; a syntax error is raised anew every time."""
+    global _memo
+    previous, _memo = _memo, table
+    try:
+        yield table
+    finally:
+        _memo = previous
+
+
 def _parse(text: str, start: str, src: SourceMap, col_shift: int):
+    if _memo is None:
+        return _parse_text(text, start, src, col_shift)
+    key = (start, text, src.file, src.line, src.col, src.style, src.indent, src.lines is None, col_shift)
+    tree = _memo.get(key)
+    if tree is None:
+        tree = _memo[key] = _parse_text(text, start, src, col_shift)
+    return list(tree) if isinstance(tree, list) else tree  # a block's list is the caller's to keep
+
+
+def _parse_text(text: str, start: str, src: SourceMap, col_shift: int):
     parser = _lark()
     _TO_AST.src, _TO_AST.col_shift = src, col_shift  # positions are mapped while parsing
     try:
