@@ -11,7 +11,9 @@ import threading
 import time
 from typing import Any
 
+from ..agents import make_agent
 from ..errors import RulebookError
+from ..runner import play_game
 from .plan import Arm, Plan
 
 _GAMES: dict = {}  # per worker process: (file, variants, coverage) -> (Game, coverage probe)
@@ -29,15 +31,16 @@ def play_index(plan: Plan, index: int) -> list[dict]:
 
 def loaded(arm: Arm, coverage: bool) -> tuple[Any, Any]:
     key = (arm.file, arm.variants, coverage)
-    if key not in _GAMES:
+    hit = _GAMES.get(key)
+    if hit is None:
         from ..game import Game
         game = Game.load(arm.file, list(arm.variants))
         probe = None
         if coverage:
             from .coverage import Probe
             probe = Probe(game)
-        _GAMES[key] = (game, probe)
-    return _GAMES[key]
+        hit = _GAMES[key] = (game, probe)
+    return hit
 
 
 def play_arm(plan: Plan, arm: Arm, index: int) -> dict:
@@ -73,9 +76,6 @@ def play_arm(plan: Plan, arm: Arm, index: int) -> dict:
 
 
 def _play(plan: Plan, game: Any, arm: Arm, seed: int, kinds: list, record: dict, box: list) -> None:
-    from ..agents import make_agent
-    from ..runner import play_game
-
     agents = [make_agent(kind, seed, seat) for seat, kind in enumerate(kinds)]
     seen = [0]
     deadline = time.monotonic() + plan.time_limit if plan.time_limit else None
@@ -85,7 +85,11 @@ def _play(plan: Plan, game: Any, arm: Arm, seed: int, kinds: list, record: dict,
         seen[0] += S.option_count(player)
         if deadline is not None and time.monotonic() > deadline:
             raise GameTimeout()
-    with _alarm(plan.time_limit):
+    if plan.time_limit:
+        with _alarm(plan.time_limit):
+            played = play_game(game, plan.players, dict(arm.options), seed, agents,
+                               on_decision=on_decision, logging=False)
+    else:
         played = play_game(game, plan.players, dict(arm.options), seed, agents,
                            on_decision=on_decision, logging=False)
     S = played.state
