@@ -5,17 +5,19 @@ check), checks every file against the JSON Schema and runs the information-flow 
 same bytes, read by the same engine, all three give the same answer every time, so a load
 records them in `$XDG_CACHE_HOME/rulebook` (default `~/.cache/rulebook`):
 
-* the syntax tree of every DSL string that parsed (positions included: they are a function of
-  the file's bytes and the name it is shown under, both part of the key);
+* the syntax tree of every DSL string that parsed, with positions relative to the string: after
+  an edit, the strings that did not change are not parsed again, wherever they moved (their
+  positions are computed anew from the file as it is now, exactly as a parse would);
 * that the files passed the JSON Schema (only a pass is recorded: a failing file is checked
   again, so its errors always come from the checker itself);
 * that the information-flow check passed (likewise).
 
-The key is a hash of: every file of the load (its name as shown in messages and its bytes), the
-engine's own source (every file of the `interpreter` package, the grammar, the schemas), the
-versions of Python, Lark, PyYAML and jsonschema, and the limits set with `--limit`. Any change
-to any of them is a different key, so a stale answer cannot be used. One cache file per rule
-file (named by the files' paths), overwritten when its key changes: the folder does not grow
+The trees are kept under a hash of the engine's own source (every file of the `interpreter`
+package, the grammar, the schemas), the versions of Python and of the packages installed beside
+Lark, PyYAML and jsonschema, and the limits set with `--limit`; the two verdicts under that hash
+and every file of the load (its name as shown in messages and its bytes). Any change to any of
+them is a different key, so a stale answer cannot be used. One cache file per rule file (named
+by the files' paths), rewritten with only the trees the last load used: the folder does not grow
 with edits. Set `RULEBOOK_CACHE=0` to load without it (nothing read, nothing written); an
 unreadable or damaged cache file is ignored and rewritten.
 
@@ -31,7 +33,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-FORMAT = 1  # bump when the layout of a cache file changes
+FORMAT = 2  # bump when the layout of a cache file changes
 MAX_FILES = 200  # cache files kept (the least recently written beyond that are removed)
 
 
@@ -89,18 +91,32 @@ def _installed_versions() -> list[str]:
     return sorted(names)
 
 
+class _Trees(dict):
+    """Trees used by this load (what is saved), taken from those of the last load when there."""
+
+    def __init__(self, earlier: dict):
+        super().__init__()
+        self.earlier = earlier
+
+    def __missing__(self, key):
+        tree = self[key] = self.earlier[key]  # KeyError when never parsed
+        return tree
+
+
 class LoadCache:
     """The cached answers for one load (a rule file, what it extends, its variants).
 
-    `parses` is handed to the parser as its memo (parser.memo); `schema_ok` and `flows_ok` are
-    read before the checks and set after they pass; `save()` writes what changed."""
+    `parses` (by text and place, this load only) and `trees` (by text, kept) are handed to the
+    parser (parser.memo); `schema_ok` and `flows_ok` are read before the checks and set after
+    they pass; `save()` writes what changed."""
 
-    def __init__(self, key: str | None = None, path: Path | None = None):
-        self.key, self.path = key, path
+    def __init__(self, engine: str | None = None, key: str | None = None, path: Path | None = None):
+        self.engine, self.key, self.path = engine, key, path
         self.parses: dict = {}
+        self.trees = _Trees({})
         self.schema_ok = False
         self.flows_ok = False
-        self._saved: tuple = (0, False, False)
+        self._verdicts = (False, False)
 
     @classmethod
     def open(cls, files: list[tuple[str, Path]]) -> "LoadCache":
@@ -110,8 +126,9 @@ class LoadCache:
             return cls()
         from .budget import cli_limits
 
-        h = hashlib.sha256(engine_fingerprint().encode())
-        h.update(repr(sorted(cli_limits().items())).encode())
+        engine = hashlib.sha256(engine_fingerprint().encode())
+        engine.update(repr(sorted(cli_limits().items())).encode())
+        h = hashlib.sha256(engine.hexdigest().encode())
         where = hashlib.sha256()
         try:
             for shown, path in files:
@@ -122,7 +139,7 @@ class LoadCache:
                 where.update(f"{shown}\0{path}\0".encode())
         except OSError:
             return cls()
-        cache = cls(h.hexdigest(), cache_dir() / f"load-{where.hexdigest()[:24]}.pickle")
+        cache = cls(engine.hexdigest(), h.hexdigest(), cache_dir() / f"load-{where.hexdigest()[:24]}.pickle")
         cache._read()
         return cache
 
@@ -132,20 +149,23 @@ class LoadCache:
                 data = pickle.load(f)
         except Exception:  # noqa: BLE001 - absent, unreadable or damaged: start empty
             return
-        if not isinstance(data, dict) or data.get("key") != self.key:
+        if not isinstance(data, dict) or data.get("engine") != self.engine:
             return
-        self.parses = data.get("parses") or {}
-        self.schema_ok = bool(data.get("schema_ok"))
-        self.flows_ok = bool(data.get("flows_ok"))
-        self._saved = (len(self.parses), self.schema_ok, self.flows_ok)
+        self.trees = _Trees(data.get("trees") or {})
+        if data.get("key") == self.key:
+            self.schema_ok = bool(data.get("schema_ok"))
+            self.flows_ok = bool(data.get("flows_ok"))
+        self._verdicts = (self.schema_ok, self.flows_ok)
 
     def save(self) -> None:
         """Write the cache file if anything was learnt (atomically; silently not at all when the
         folder cannot be written)."""
-        if self.key is None or (len(self.parses), self.schema_ok, self.flows_ok) == self._saved:
+        if self.key is None:
             return
-        data = {"key": self.key, "schema_ok": self.schema_ok, "flows_ok": self.flows_ok,
-                "parses": self.parses}
+        if (self.schema_ok, self.flows_ok) == self._verdicts and self.trees.keys() == self.trees.earlier.keys():
+            return
+        data = {"engine": self.engine, "key": self.key, "schema_ok": self.schema_ok,
+                "flows_ok": self.flows_ok, "trees": dict(self.trees)}
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".load-", suffix=".tmp")
@@ -158,7 +178,8 @@ class LoadCache:
                 raise
         except Exception:  # noqa: BLE001 - a cache that cannot be written is only slower next time
             return
-        self._saved = (len(self.parses), self.schema_ok, self.flows_ok)
+        self._verdicts = (self.schema_ok, self.flows_ok)
+        self.trees.earlier = dict(self.trees)
         _prune(self.path.parent)
 
 

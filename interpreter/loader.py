@@ -42,7 +42,7 @@ def load_game(path: str | Path, variants: Iterable[str | Path] = ()) -> GameDef:
     information-flow checks passed) is taken from interpreter.loadcache."""
     doc, files, cache = _load_document(path, variants)
     try:
-        with memo(cache.parses):
+        with memo(cache.parses, cache.trees):
             game = _Builder(doc, files, flows=not cache.flows_ok).build()
         cache.flows_ok = True
     finally:

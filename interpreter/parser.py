@@ -10,6 +10,7 @@ import ast as pyast
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -79,19 +80,24 @@ def _map(src: SourceMap, line: int | None, col: int | None, col_shift: int) -> P
 
 
 _memo: dict | None = None  # while a rule file loads: its parses, by text and place (see memo())
+_trees: Any = None  # trees by text alone, positions relative to the text (see memo())
+_CANONICAL = SourceMap("", 1, 1, None, 0)  # positions (line, column) inside the DSL text itself
 
 
 @contextmanager
-def memo(table: dict):
-    """Within this block, a text parsed at the same place in the same file is parsed once:
-    later parses (and later loads, when `table` comes from interpreter.loadcache) get the same
-    tree. Only successful parses are kept; a syntax error is raised anew every time."""
-    global _memo
-    previous, _memo = _memo, table
+def memo(table: dict, trees: Any = None):
+    """Within this block, a text parsed at the same place in the same file is parsed once
+    (`table`, by text and place). With `trees` (a mapping from (start, text, shift) to a tree
+    whose positions are relative to its text, e.g. kept on disk by interpreter.loadcache), a
+    text already parsed anywhere is not parsed again: its tree is copied with the positions of
+    the new place, exactly those a parse there gives. Only successful parses are kept; a syntax
+    error is raised anew every time, at its place."""
+    global _memo, _trees
+    previous, _memo, _trees = (_memo, _trees), table, trees
     try:
         yield table
     finally:
-        _memo = previous
+        _memo, _trees = previous
 
 
 def _parse(text: str, start: str, src: SourceMap, col_shift: int):
@@ -100,8 +106,41 @@ def _parse(text: str, start: str, src: SourceMap, col_shift: int):
     key = (start, text, src.file, src.line, src.col, src.style, src.indent, src.lines is None, col_shift)
     tree = _memo.get(key)
     if tree is None:
-        tree = _memo[key] = _parse_text(text, start, src, col_shift)
+        tree = _memo[key] = _parse_placed(text, start, src, col_shift)
     return list(tree) if isinstance(tree, list) else tree  # a block's list is the caller's to keep
+
+
+def _parse_placed(text: str, start: str, src: SourceMap, col_shift: int):
+    if _trees is None:
+        return _parse_text(text, start, src, col_shift)
+    key = (start, text, col_shift)
+    try:
+        relative = _trees[key]
+    except KeyError:
+        try:
+            relative = _parse_text(text, start, _CANONICAL, col_shift)
+        except RuleError:  # raised again with the error at its place in the file
+            return _parse_text(text, start, src, col_shift)
+        _trees[key] = relative
+    return _placed(relative, src)
+
+
+def _placed(value: Any, src: SourceMap) -> Any:
+    """A copy of a tree parsed with _CANONICAL, with every position where `src` puts it (a
+    position there is src.at(line, column) of the text, as _map computes while parsing)."""
+    if isinstance(value, ast.Node):
+        copy = object.__new__(type(value))
+        copy.__dict__.update({k: _placed(v, src) for k, v in vars(value).items()})
+        return copy
+    if isinstance(value, Pos):
+        return src.at(value.line, value.col)
+    if isinstance(value, list):
+        return [_placed(v, src) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_placed(v, src) for v in value)
+    if isinstance(value, dict):
+        return {k: _placed(v, src) for k, v in value.items()}
+    return value
 
 
 def _parse_text(text: str, start: str, src: SourceMap, col_shift: int):

@@ -12,8 +12,11 @@ settings of this engine are measured:
 
 * `cache`: the load cache (interpreter/loadcache.py) holds this file: any later validate of an
   unchanged file;
-* `no cache`: RULEBOOK_CACHE=0, the full load (what the first validate after an edit costs, less
-  the few ms of writing the cache);
+* `edited`: the file was changed since the last validate (a comment line added on top, so every
+  position moves): the schema and information-flow checks run again, the DSL strings are
+  taken from the cache and placed where they now are;
+* `no cache`: RULEBOOK_CACHE=0, the full load (what the very first validate of a file costs,
+  less the few ms of writing the cache);
 * the base checkout, which has no load cache.
 
 CPU time is user+sys of the child (getrusage), wall time is measured around the process. Both
@@ -43,8 +46,13 @@ def _env(root: Path, pycache: str, cache_home: str, use_cache: bool) -> dict:
     return env
 
 
-def _run(root: Path, file: str, env: dict) -> tuple[float, float]:
-    """(cpu seconds, wall seconds) of one validate in a new process."""
+def _run(root: Path, file: str, env: dict, edit: Path | None = None) -> tuple[float, float]:
+    """(cpu seconds, wall seconds) of one validate in a new process (of `edit`, changed first,
+    instead of `file` when given)."""
+    if edit is not None:
+        _run.edits = getattr(_run, "edits", 0) + 1
+        edit.write_text(f"# edit {_run.edits}\n" + (root / file).read_text(encoding="utf-8"), encoding="utf-8")
+        file = str(edit)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "interpreter", "validate", file], cwd=root, env=env,
@@ -60,18 +68,20 @@ def _run(root: Path, file: str, env: dict) -> tuple[float, float]:
 def measure(base: Path, file: str, runs: int) -> dict:
     pycache = tempfile.mkdtemp(prefix="rulebook-bench-pyc-")
     cache_home = tempfile.mkdtemp(prefix="rulebook-bench-cache-")
+    edited = Path(tempfile.mkdtemp(prefix="rulebook-bench-edit-")) / Path(file).name
     sides = {
-        "cache": (HERE, _env(HERE, pycache, cache_home, True)),
-        "no cache": (HERE, _env(HERE, pycache, cache_home, False)),
-        "base": (base, _env(base, pycache, cache_home, True)),
+        "cache": (HERE, _env(HERE, pycache, cache_home, True), None),
+        "edited": (HERE, _env(HERE, pycache, cache_home, True), edited),
+        "no cache": (HERE, _env(HERE, pycache, cache_home, False), None),
+        "base": (base, _env(base, pycache, cache_home, True), None),
     }
-    for root, env in sides.values():  # bytecode, the schema stamp, Lark's grammar cache, the load cache
-        _run(root, file, env)
+    for root, env, edit in sides.values():  # bytecode, the schema stamp, Lark's grammar cache, the load cache
+        _run(root, file, env, edit)
     load_before = os.getloadavg()
     times: dict[str, list] = {name: [] for name in sides}
     for _ in range(runs):
-        for name, (root, env) in sides.items():
-            times[name].append(_run(root, file, env))
+        for name, (root, env, edit) in sides.items():
+            times[name].append(_run(root, file, env, edit))
     load_after = os.getloadavg()
     out: dict = {"file": file, "runs": runs, "load_before": [round(x, 2) for x in load_before],
                  "load_after": [round(x, 2) for x in load_after], "sides": {}}
@@ -81,7 +91,7 @@ def measure(base: Path, file: str, runs: int) -> dict:
         out["sides"][name] = {"cpu_median": round(statistics.median(cpu), 4), "cpu_min": round(min(cpu), 4),
                               "wall_median": round(statistics.median(wall), 4), "wall_min": round(min(wall), 4)}
     base_cpu = out["sides"]["base"]["cpu_median"]
-    for name in ("cache", "no cache"):
+    for name in ("cache", "edited", "no cache"):
         out["sides"][name]["cpu_vs_base"] = round(out["sides"][name]["cpu_median"] / base_cpu, 3)
     return out
 

@@ -65,25 +65,50 @@ def test_a_warm_load_plays_the_same_games(rel, players, cache_home, monkeypatch)
     load_game(path)  # fills the cache
     [written] = _cache_files(cache_home)
     data = pickle.loads(written.read_bytes())
-    assert data["schema_ok"] and data["flows_ok"] and data["parses"]
+    assert data["schema_ok"] and data["flows_ok"] and data["trees"]
     warm = load_game(path)
     for seed in range(3):
         assert _play(warm, players, seed) == _play(fresh, players, seed)
 
 
-def test_cached_trees_equal_fresh_parses(cache_home, monkeypatch):
-    from interpreter.loader import build_game, load_document
+def _placed_parses(path, monkeypatch, cache: str) -> dict:
+    """Every parse of a load, by text and place, as the compiler and the flow check got it."""
+    from interpreter.loader import _load_document, build_game
     from interpreter.parser import memo
 
-    load_game(KUHN)
-    [written] = _cache_files(cache_home)
-    cached = pickle.loads(written.read_bytes())["parses"]
-    monkeypatch.setenv("RULEBOOK_CACHE", "0")
-    fresh: dict = {}
-    with memo(fresh):  # the same parses, made now
-        build_game(*load_document(KUHN))
-    assert fresh.keys() == cached.keys()
-    assert all(fresh[k] == cached[k] for k in fresh)  # trees and every position in them
+    monkeypatch.setenv("RULEBOOK_CACHE", cache)
+    doc, files, lc = _load_document(path, ())
+    with memo(lc.parses, lc.trees):
+        build_game(doc, files)
+    reused[0] = len(lc.trees.keys() & lc.trees.earlier.keys())
+    lc.flows_ok = True
+    lc.save()
+    return lc.parses
+
+
+reused = [0]  # trees of the last _placed_parses taken from the cache
+
+
+def test_cached_trees_give_exactly_the_trees_of_fresh_parses(tmp_path, cache_home, monkeypatch):
+    path = tmp_path / "game.yaml"
+    path.write_text(KUHN.read_text(encoding="utf-8"), encoding="utf-8")
+    _placed_parses(path, monkeypatch, "1")  # fills the cache
+    warm = _placed_parses(path, monkeypatch, "1")
+    fresh = _placed_parses(path, monkeypatch, "0")
+    assert warm.keys() == fresh.keys() and len(fresh) > 10
+    assert all(warm[k] == fresh[k] for k in fresh)  # trees and every position in them
+    # an edit that moves every string (two lines on top, one more indented block): the trees
+    # are reused, and their positions are those of the new places
+    text = KUHN.read_text(encoding="utf-8")
+    path.write_text("# a comment\n# another\n" + text.replace("      reveal zones(hand) to players\n",
+                                                              "      reveal zones(hand) to players\n      let unused = 1\n"),
+                    encoding="utf-8")
+    moved = _placed_parses(path, monkeypatch, "1")
+    assert reused[0] >= len(fresh) - 2  # all but the new statement's block were not parsed again
+    fresh = _placed_parses(path, monkeypatch, "0")
+    assert moved.keys() == fresh.keys()
+    assert all(moved[k] == fresh[k] for k in fresh)
+    assert any(k[3] > 2 for k in fresh)  # (…, file, line, …): positions did move
 
 
 SCHEMA_SLIP = ("game:\n", "game:\n  nmae: oops\n")
