@@ -19,7 +19,8 @@ and every file of the load (its name as shown in messages and its bytes). Any ch
 them is a different key, so a stale answer cannot be used. One cache file per rule file (named
 by the files' paths), rewritten with only the trees the last load used: the folder does not grow
 with edits. Set `RULEBOOK_CACHE=0` to load without it (nothing read, nothing written); an
-unreadable or damaged cache file is ignored and rewritten.
+unreadable or damaged cache file is ignored and rewritten. The files are pickles, read only
+from the user's own cache folder (created private, mode 700).
 
 Everything else (building the game, static checks, code generation) runs in every load.
 """
@@ -167,7 +168,7 @@ class LoadCache:
         data = {"engine": self.engine, "key": self.key, "schema_ok": self.schema_ok,
                 "flows_ok": self.flows_ok, "trees": dict(self.trees)}
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # pickles: the user's alone
             fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".load-", suffix=".tmp")
             try:
                 with os.fdopen(fd, "wb") as f:
