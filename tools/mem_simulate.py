@@ -9,7 +9,8 @@ Two measurements:
   its tallies and progress, then `summarise` and the JSON text), with an observer reading this
   process's RSS from /proc/self/status at 1k, 10k, 20k, 50k, 100k, 200k, 500k, 1M … games;
 * **the command itself** (`--cli`): `python -m interpreter simulate FILE --games N --json` in a new
-  process for each N, its peak RSS (ru_maxrss from wait4) at the end.
+  process for each N, its peak RSS (ru_maxrss from wait4) at the end; with the load cache off,
+  so that every run imports the same modules.
 
 Flat memory means the RSS after 10k games and after 1M games are the same to within the noise of
 the allocator (tens of KB); a list of per-game results would add about 0.5 KB per game (500 MB
@@ -74,6 +75,7 @@ def command_peaks(file: str, counts: list[int]) -> list[dict]:
     for n in counts:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
         env["PYTHONPATH"] = str(ROOT)
+        env["RULEBOOK_CACHE"] = "0"  # every run loads the same way (a warm load cache skips importing jsonschema)
         started = time.perf_counter()
         proc = subprocess.Popen([sys.executable, "-m", "interpreter", "simulate", file, "--games", str(n), "--json"],
                                 cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
