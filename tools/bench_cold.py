@@ -26,6 +26,7 @@ average is printed before and after; wall times mean something only when it is l
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import resource
@@ -37,6 +38,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
+_EDITS = itertools.count(1)  # each edited run changes the file anew
 
 
 def _env(root: Path, pycache: str, cache_home: str, use_cache: bool) -> dict:
@@ -50,8 +52,7 @@ def _run(root: Path, file: str, env: dict, edit: Path | None = None) -> tuple[fl
     """(cpu seconds, wall seconds) of one validate in a new process (of `edit`, changed first,
     instead of `file` when given)."""
     if edit is not None:
-        _run.edits = getattr(_run, "edits", 0) + 1
-        edit.write_text(f"# edit {_run.edits}\n" + (root / file).read_text(encoding="utf-8"), encoding="utf-8")
+        edit.write_text(f"# edit {next(_EDITS)}\n" + (root / file).read_text(encoding="utf-8"), encoding="utf-8")
         file = str(edit)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
