@@ -30,7 +30,6 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -165,6 +164,8 @@ class LoadCache:
             return
         if (self.schema_ok, self.flows_ok) == self._verdicts and self.trees.keys() == self.trees.earlier.keys():
             return
+        import tempfile
+
         data = {"engine": self.engine, "key": self.key, "schema_ok": self.schema_ok,
                 "flows_ok": self.flows_ok, "trees": dict(self.trees)}
         try:
