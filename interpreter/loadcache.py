@@ -113,7 +113,7 @@ class LoadCache:
     def __init__(self, engine: str | None = None, key: str | None = None, path: Path | None = None):
         self.engine, self.key, self.path = engine, key, path
         self.parses: dict = {}
-        self.trees = _Trees({})
+        self.trees = _Trees({}) if key is not None else None  # nothing to keep them for when off
         self.schema_ok = False
         self.flows_ok = False
         self._verdicts = (False, False)

@@ -80,7 +80,7 @@ def _placed_parses(path, monkeypatch, cache: str) -> dict:
     doc, files, lc = _load_document(path, ())
     with memo(lc.parses, lc.trees):
         build_game(doc, files)
-    reused[0] = len(lc.trees.keys() & lc.trees.earlier.keys())
+    reused[0] = len(lc.trees.keys() & lc.trees.earlier.keys()) if lc.trees is not None else 0
     lc.flows_ok = True
     lc.save()
     return lc.parses
