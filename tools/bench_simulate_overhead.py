@@ -5,7 +5,7 @@ engine, both in this process, alternating.
     python tools/bench_simulate_overhead.py [--file rules/kuhn_poker/game.yaml] [--games 3000] [--rounds 5]
 
 The bare loop is what any program would write to play random games: one seeded random agent per
-seat, `play_game` with logging off, then the returns and winners. The simulate side is the same
+seat (the same seeds as simulate's), `play_game` with logging off, then the returns and winners. The simulate side is the same
 path the command takes after loading (Plan, the in-process backend, `run` with its tallies and
 progress, `summarise`), once without and once with a results file (`--out`). Same seeds on every
 side, so the same games are played. Ratios of medians over the rounds.
@@ -33,7 +33,7 @@ def main() -> None:
     ap.add_argument("--json", dest="json_out", type=Path)
     args = ap.parse_args()
 
-    from interpreter.agents import make_agent
+    from interpreter.agents import parse_agents
     from interpreter.game import Game
     from interpreter.lab.backends import InlineBackend
     from interpreter.lab.plan import Arm, Plan
@@ -48,9 +48,11 @@ def main() -> None:
     plan = Plan((Arm("base", path),), players, ("random",) * players, 0, args.games, cwd=os.getcwd())
     folder = tempfile.mkdtemp(prefix="rulebook-overhead-")
 
+    random_agent = parse_agents("random")[0]  # the agent spec parsed once, as a program would
+
     def bare() -> None:
         for seed in range(args.games):
-            agents = [make_agent("random", seed, seat) for seat in range(players)]
+            agents = [random_agent.build(seed, seat) for seat in range(players)]
             S = play_game(game, players, {}, seed, agents, logging=False).state
             S.returns(), S.winners()
 

@@ -11,12 +11,13 @@ import threading
 import time
 from typing import Any
 
-from ..agents import make_agent
+from ..agents import make_agent, parse_agents
 from ..errors import RulebookError
 from ..runner import play_game
 from .plan import Arm, Plan
 
 _GAMES: dict = {}  # per worker process: (file, variants, coverage) -> (Game, coverage probe)
+_SPECS: dict = {}  # agent kind as written -> its parsed spec (parsing it again for every game cost ~5 % of a Kuhn game)
 
 
 class GameTimeout(BaseException):
@@ -76,7 +77,7 @@ def play_arm(plan: Plan, arm: Arm, index: int) -> dict:
 
 
 def _play(plan: Plan, game: Any, arm: Arm, seed: int, kinds: list, record: dict, box: list) -> None:
-    agents = [make_agent(kind, seed, seat) for seat, kind in enumerate(kinds)]
+    agents = [_agent(kind, seed, seat) for seat, kind in enumerate(kinds)]
     seen = [0]
     deadline = time.monotonic() + plan.time_limit if plan.time_limit else None
 
@@ -104,6 +105,16 @@ def _play(plan: Plan, game: Any, arm: Arm, seed: int, kinds: list, record: dict,
     record.update(scores=scores, winners=winners, decisions=len(played.decisions),
                   rounds=S.vars.get("round") or 0, options=seen[0],
                   reason=(S.result or {}).get("reason"))
+
+
+def _agent(kind: str, seed: int, seat: int) -> Any:
+    """make_agent(kind, seed, seat), the kind parsed once."""
+    spec = _SPECS.get(kind)
+    if spec is None:
+        agent = make_agent(kind, seed, seat)  # raises for a kind that is not one agent
+        _SPECS[kind] = parse_agents(kind)[0]
+        return agent
+    return spec.build(seed, seat)
 
 
 def _decisions(S: Any) -> int:
