@@ -7,6 +7,7 @@ SourceMap, so errors point where the author typed.
 from __future__ import annotations
 
 import ast as pyast
+import threading
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -79,8 +80,15 @@ def _map(src: SourceMap, line: int | None, col: int | None, col_shift: int) -> P
     return src.at(line, col)
 
 
-_memo: dict | None = None  # while a rule file loads: its parses, by text and place (see memo())
-_trees: Any = None  # trees by text alone, positions relative to the text (see memo())
+class _Memo(threading.local):
+    """While a rule file loads (in this thread): its parses by text and place, and the trees by
+    text alone with positions relative to the text (see memo())."""
+
+    table: dict | None = None
+    trees: Any = None
+
+
+_MEMO = _Memo()
 _CANONICAL = SourceMap("", 1, 1, None, 0)  # positions (line, column) inside the DSL text itself
 
 
@@ -92,36 +100,37 @@ def memo(table: dict, trees: Any = None):
     text already parsed anywhere is not parsed again: its tree is copied with the positions of
     the new place, exactly those a parse there gives. Only successful parses are kept; a syntax
     error is raised anew every time, at its place."""
-    global _memo, _trees
-    previous, _memo, _trees = (_memo, _trees), table, trees
+    previous = (_MEMO.table, _MEMO.trees)
+    _MEMO.table, _MEMO.trees = table, trees
     try:
         yield table
     finally:
-        _memo, _trees = previous
+        _MEMO.table, _MEMO.trees = previous
 
 
 def _parse(text: str, start: str, src: SourceMap, col_shift: int):
-    if _memo is None:
+    table = _MEMO.table
+    if table is None:
         return _parse_text(text, start, src, col_shift)
     key = (start, text, src.file, src.line, src.col, src.style, src.indent, src.lines is None, col_shift)
-    tree = _memo.get(key)
+    tree = table.get(key)
     if tree is None:
-        tree = _memo[key] = _parse_placed(text, start, src, col_shift)
+        tree = table[key] = _parse_placed(text, start, src, col_shift, _MEMO.trees)
     return list(tree) if isinstance(tree, list) else tree  # a block's list is the caller's to keep
 
 
-def _parse_placed(text: str, start: str, src: SourceMap, col_shift: int):
-    if _trees is None:
+def _parse_placed(text: str, start: str, src: SourceMap, col_shift: int, trees: Any):
+    if trees is None:
         return _parse_text(text, start, src, col_shift)
     key = (start, text, col_shift)
     try:
-        relative = _trees[key]
+        relative = trees[key]
     except KeyError:
         try:
             relative = _parse_text(text, start, _CANONICAL, col_shift)
         except RuleError:  # raised again with the error at its place in the file
             return _parse_text(text, start, src, col_shift)
-        _trees[key] = relative
+        trees[key] = relative
     return _placed(relative, src)
 
 
