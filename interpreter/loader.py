@@ -200,8 +200,10 @@ class _Builder:
         self.compiler_checks()
         self.errors.extend(self.compiler.errors)
         if self.flows and not self.errors:
-            from .infoflow import check_flows
-            self.errors.extend(check_flows(self.doc, self.game))
+            from .infoflow import flow_findings
+            errors, warnings = flow_findings(self.doc, self.game)
+            self.errors.extend(errors)
+            self.game.warnings.extend(warnings)
         if self.errors:
             raise RuleErrors(self.errors)
         return self.game
