@@ -10,7 +10,7 @@ records them in `$XDG_CACHE_HOME/rulebook` (default `~/.cache/rulebook`):
   positions are computed anew from the file as it is now, exactly as a parse would);
 * that the files passed the JSON Schema (only a pass is recorded: a failing file is checked
   again, so its errors always come from the checker itself);
-* that the information-flow check passed (likewise).
+* that the information-flow check passed (likewise), with the warnings it gave (E246).
 
 The trees are kept under a hash of the engine's own source (every file of the `interpreter`
 package, the grammar, the schemas), the versions of Python and of the packages installed beside
@@ -33,7 +33,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-FORMAT = 2  # bump when the layout of a cache file changes
+FORMAT = 3  # bump when the layout of a cache file changes
 MAX_FILES = 200  # cache files kept (the least recently written beyond that are removed)
 
 
@@ -107,16 +107,16 @@ class LoadCache:
     """The cached answers for one load (a rule file, what it extends, its variants).
 
     `parses` (by text and place, this load only) and `trees` (by text, kept) are handed to the
-    parser (parser.memo); `schema_ok` and `flows_ok` are read before the checks and set after
-    they pass; `save()` writes what changed."""
+    parser (parser.memo); `schema_ok` and `flow_warnings` (None: not known to pass) are read
+    before the checks and set after they pass; `save()` writes what changed."""
 
     def __init__(self, engine: str | None = None, key: str | None = None, path: Path | None = None):
         self.engine, self.key, self.path = engine, key, path
         self.parses: dict = {}
         self.trees = _Trees({}) if key is not None else None  # nothing to keep them for when off
         self.schema_ok = False
-        self.flows_ok = False
-        self._verdicts = (False, False)
+        self.flow_warnings: list | None = None  # the flow check's warnings, when it passed
+        self._verdicts = self._verdict()
 
     @classmethod
     def open(cls, files: list[tuple[str, Path]]) -> "LoadCache":
@@ -154,20 +154,24 @@ class LoadCache:
         self.trees = _Trees(data.get("trees") or {})
         if data.get("key") == self.key:
             self.schema_ok = bool(data.get("schema_ok"))
-            self.flows_ok = bool(data.get("flows_ok"))
-        self._verdicts = (self.schema_ok, self.flows_ok)
+            self.flow_warnings = _warnings_from(data.get("flow_warnings"))
+        self._verdicts = self._verdict()
+
+    def _verdict(self) -> tuple:
+        warnings = self.flow_warnings
+        return (self.schema_ok, None if warnings is None else [(w.message, w.pos, w.code) for w in warnings])
 
     def save(self) -> None:
         """Write the cache file if anything was learnt (atomically; silently not at all when the
         folder cannot be written)."""
         if self.key is None:
             return
-        if (self.schema_ok, self.flows_ok) == self._verdicts and self.trees.keys() == self.trees.earlier.keys():
+        if self._verdict() == self._verdicts and self.trees.keys() == self.trees.earlier.keys():
             return
         import tempfile
 
         data = {"engine": self.engine, "key": self.key, "schema_ok": self.schema_ok,
-                "flows_ok": self.flows_ok, "trees": dict(self.trees)}
+                "flow_warnings": self._verdict()[1], "trees": dict(self.trees)}
         try:
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # pickles: the user's alone
             fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".load-", suffix=".tmp")
@@ -180,9 +184,17 @@ class LoadCache:
                 raise
         except Exception:  # noqa: BLE001 - a cache that cannot be written is only slower next time
             return
-        self._verdicts = (self.schema_ok, self.flows_ok)
+        self._verdicts = self._verdict()
         self.trees.earlier = dict(self.trees)
         _prune(self.path.parent)
+
+
+def _warnings_from(saved: object) -> list | None:
+    from .errors import RuleError
+
+    if not isinstance(saved, list):
+        return None
+    return [RuleError(message, pos, code) for message, pos, code in saved]
 
 
 def _prune(folder: Path) -> None:

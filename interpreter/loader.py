@@ -43,8 +43,12 @@ def load_game(path: str | Path, variants: Iterable[str | Path] = ()) -> GameDef:
     doc, files, cache = _load_document(path, variants)
     try:
         with memo(cache.parses, cache.trees):
-            game = _Builder(doc, files, flows=not cache.flows_ok).build()
-        cache.flows_ok = True
+            builder = _Builder(doc, files, flows=cache.flow_warnings is None)
+            game = builder.build()
+        if cache.flow_warnings is None:
+            cache.flow_warnings = builder.flow_warnings
+        else:  # the flow check passed on these bytes before: its warnings come last, as it runs last
+            game.warnings.extend(cache.flow_warnings)
     finally:
         cache.save()
     return game
@@ -126,6 +130,7 @@ class _Builder:
         self.compiler = Compiler(self.game)
         self.errors: list[RulebookError] = []
         self.defined: dict[str, tuple[str, Pos]] = {}
+        self.flow_warnings: list[RulebookError] = []  # warnings of the information-flow check
 
     # ------------------------------------------------------------------ helpers
     def err(self, message: str, pos: Pos, code: str = "E100") -> None:
@@ -204,6 +209,7 @@ class _Builder:
             errors, warnings = flow_findings(self.doc, self.game)
             self.errors.extend(errors)
             self.game.warnings.extend(warnings)
+            self.flow_warnings = warnings
         if self.errors:
             raise RuleErrors(self.errors)
         return self.game

@@ -65,7 +65,7 @@ def test_a_warm_load_plays_the_same_games(rel, players, cache_home, monkeypatch)
     load_game(path)  # fills the cache
     [written] = _cache_files(cache_home)
     data = pickle.loads(written.read_bytes())
-    assert data["schema_ok"] and data["flows_ok"] and data["trees"]
+    assert data["schema_ok"] and data["flow_warnings"] is not None and data["trees"]
     warm = load_game(path)
     for seed in range(3):
         assert _play(warm, players, seed) == _play(fresh, players, seed)
@@ -81,7 +81,6 @@ def _placed_parses(path, monkeypatch, cache: str) -> dict:
     with memo(lc.parses, lc.trees):
         build_game(doc, files)
     reused[0] = len(lc.trees.keys() & lc.trees.earlier.keys()) if lc.trees is not None else 0
-    lc.flows_ok = True
     lc.save()
     return lc.parses
 
@@ -142,7 +141,7 @@ def test_a_damaged_cache_file_is_ignored_and_rewritten(cache_home):
     [written] = _cache_files(cache_home)
     written.write_bytes(b"not a pickle")
     load_game(KUHN)
-    assert pickle.loads(written.read_bytes())["flows_ok"]
+    assert pickle.loads(written.read_bytes())["flow_warnings"] == []
 
 
 def test_one_cache_file_per_rule_file_and_a_bounded_folder(tmp_path, cache_home, monkeypatch):
@@ -169,3 +168,16 @@ def test_a_warm_load_imports_neither_the_schema_checker_nor_the_flow_check(cache
     warm = subprocess.run([sys.executable, "-c", code, str(KUHN)], env=env, **env_run).stdout.strip()
     assert cold == "['interpreter.infoflow', 'jsonschema']"
     assert warm == "[]"
+
+
+def test_the_flow_checks_warnings_come_back_from_the_cache(cache_home, monkeypatch):
+    leaky = ROOT / "tests" / "fixtures" / "leaky" / "leaky_custom_visibility.yaml"
+
+    def warnings(cache: str) -> list[str]:
+        monkeypatch.setenv("RULEBOOK_CACHE", cache)
+        return [str(w) for w in load_game(leaky).warnings]
+
+    fresh = warnings("0")
+    assert any("[E246]" in w for w in fresh)
+    assert warnings("1") == fresh  # checked, and recorded
+    assert warnings("1") == fresh  # from the cache, in the same order
