@@ -204,6 +204,8 @@ class _Builder:
         self.checks()
         self.compiler_checks()
         self.errors.extend(self.compiler.errors)
+        if not self.errors:
+            self.compiler.link()  # procedures that never stop become plain Python functions
         if self.flows and not self.errors:
             from .infoflow import flow_findings
             errors, warnings = flow_findings(self.doc, self.game)
