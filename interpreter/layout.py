@@ -102,6 +102,7 @@ class Layout:
     variable_index: dict = field(default_factory=dict)
     initial_zones: dict = field(default_factory=dict)  # zone key -> starting pieces
     initial_slots: tuple | None = None  # (counters, vars) when they never depend on the seed
+    shapes: dict = field(default_factory=dict)  # piece -> covered cells (State.shape_of fills it)
     # per piece, the parts of its option grouping key that never change (decisions.build_options):
     hidden_key: list = field(default_factory=list)  # (back, public attribute values)
     visible_key: list = field(default_factory=list)  # (component, item id, owner)
