@@ -6,11 +6,14 @@ determinization (hidden pieces and future chance resampled from the player's vie
 the tree using only the edges that exist in that world, expands one new edge, plays out (to the
 end, or `depth` decisions and then the evaluation) and backs the rewards up, each edge crediting
 the player who took it. Edges are named by option labels as their decider sees them, so the same
-edge means the same move in every world; an edge's UCB counts how often it was *available*, not
-how often its parent was visited (other players' options differ between worlds).
+edge means the same move in every world; an edge's bound counts how often it was *available*,
+not how often its parent was visited (other players' options differ between worlds). The bound
+is UCB1-Tuned by default (selection.py): exploration follows the spread of rewards seen.
 
-Other players' moves are tree edges too (the single-observer simplification: the tree treats
-them as seen). Chance needs no nodes: it is resampled with each world and averaged by the stats.
+Other players' open moves are tree edges too (the single-observer simplification: the tree
+treats them as seen). Their secret picks inside a simultaneous block are one edge, named by
+what the observer sees (see move_groups). Chance needs no nodes: it is resampled with each
+world and averaged by the stats.
 
 Tree reuse: after the agent's own decision, if the next decision is again its own with nothing
 in between (a choice broken into steps: a piece, then where it goes), the subtree below the move
