@@ -454,6 +454,7 @@ def load_for_audit(path: str, variants: list = ()) -> tuple[Any, list, list]:
     definition = build_game(doc, files, flows=False)
     check = FlowCheck(doc, definition)
     static = check.run()
+    definition.warnings.extend(check.warnings)  # flows only play decides (E246): the audit decides them
     definition.record_disclosures = True
     return Game(definition), static, log_templates(check.logs)
 
@@ -470,19 +471,24 @@ def audit_command(file: str, players: int | None, seed: int, options: dict, vari
         from .errors import InputError
         raise InputError("; ".join(problems))
 
+    if not as_json:  # the static findings first: they do not need a game
+        for e in static + game.d.warnings:
+            print(str(e), file=sys.stderr)
+
     def progress(done: int, total: int) -> None:
         if not as_json:
             print(f"\raudit: game {done}/{total}", end="" if done < total else "\n", file=sys.stderr)
     report = audit(game, n, opts, games, seed, templates, progress)
+    if not as_json and report.games < games:
+        print(file=sys.stderr)  # stopped early (a leak): end the progress line
     leak = report.leaks[0] if report.leaks else None
     if as_json:
         data = {"file": file, "game": game.id, "players": n, "options": opts, "variants": list(variants),
-                "seed": seed, "static": [str(e) for e in static], **report.to_json()}
+                "seed": seed, "static": [str(e) for e in static],
+                "static_warnings": [str(e) for e in game.d.warnings], **report.to_json()}
         data["clean"] = data["clean"] and not static
         print(json.dumps(data, default=str))
     else:
-        for e in static:
-            print(str(e), file=sys.stderr)
         if leak is not None:
             where = f"{leak.where}: " if leak.where else f"{file}: "
             print(where + leak.describe(), file=sys.stderr)
@@ -494,5 +500,10 @@ def audit_command(file: str, players: int | None, seed: int, options: dict, vari
             print(f"{file}: {e}", file=sys.stderr)
         verdict = "clean" if not (static or leak or report.errors) else "LEAKS" if (static or leak) else "rule errors"
         print(f"audit {file}: {report.games} games, {report.decisions} decisions, "
-              f"{report.comparisons} comparisons, {len(static)} static findings: {verdict}")
+              f"{report.comparisons} comparisons, {len(static)} static findings"
+              f"{_warnings_note(len(game.d.warnings))}: {verdict}")
     return 1 if static or report.leaks or report.errors else 0
+
+
+def _warnings_note(n: int) -> str:
+    return "" if n == 0 else f" ({n} warning{'s' if n != 1 else ''})"

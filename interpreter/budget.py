@@ -116,17 +116,20 @@ def exceeded(name: str, value: Any = None, extra: str = "") -> str:
 
 # ---------------------------------------------------------------------- run-time meter
 class Meter:
-    """Work done by expressions since the last decision, and the current game's limits."""
+    """Work done by expressions since the last decision, the current game's limits, and how many
+    procedures run as plain Python functions are active (they count toward `depth` like frames)."""
 
-    __slots__ = ("work", "limits")
+    __slots__ = ("work", "limits", "nest")
 
     def __init__(self):
         self.work = 0
         self.limits = resolve()
+        self.nest = 0
 
     def start(self, limits: Limits) -> None:
         self.work = 0
         self.limits = limits
+        self.nest = 0
 
 
 METER = Meter()

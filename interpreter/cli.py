@@ -144,22 +144,28 @@ def _common_game_options(fn):
 @click.option("--agents", default="random", show_default=True, help="Agents, one per seat (one alone plays every seat): random, first, last, human, greedy, "
               "mcts[:N|:2s], ismcts[:N|:2s]; settings after an agent: depth=N, c=X, samples=N, reuse=no "
               "(e.g. ismcts:2s,depth=20,random). See docs/agents.md.")
-@click.option("--log", "log_path", type=click.Path(), help="Save the game log (JSON) for `rulebook replay`.")
+@click.option("--log", "log_path", type=click.Path(), help="Save the game log (JSON) for `rulebook replay` "
+              "(the referee's record: seed and every decision; never give it to a player).")
+@click.option("--log-for", "logs_for", nargs=2, multiple=True, metavar="PLAYER FILE",
+              help="Save the log as PLAYER (P1, P2, … or 1, 2, …) saw it: it may be handed to that player (repeatable).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the result.")
 @click.option("--quiet", is_flag=True, help="Do not print the game log.")
 @click.option("--lang", default=None, help="Show labels in this language where the rules give them (e.g. pt, es).")
 @_guard
-def play(file, players, seed, options, variants, agents, log_path, as_json, quiet, lang) -> None:
+def play(file, players, seed, options, variants, agents, log_path, logs_for, as_json, quiet, lang) -> None:
     """Play one game."""
     from .agents import make_agents
     from .game import Game
-    from .runner import check_output_path, make_log, play_game, save_log
+    from .runner import check_output_path, make_log, play_game, player_log, save_log
     from .scoring import outcome_of
 
     if log_path:
         check_output_path(log_path, "--log")
+    for _, path in logs_for:
+        check_output_path(path, "--log-for")
     game = Game.load(file, variants)
     n = game.default_players if players is None else players
+    seats_for = [(_seat(who, n, "--log-for"), path) for who, path in logs_for]
     opts = game.resolve_options(_parse_options(options))
     seats = make_agents(agents, n, seed)
     human = "human" in agents
@@ -178,10 +184,14 @@ def play(file, players, seed, options, variants, agents, log_path, as_json, quie
                 save_log(log_path, data)
                 if isinstance(exc, KeyboardInterrupt):
                     click.echo(f"interrupted: the game so far is saved in {log_path}", err=True)
+            for viewer, path in seats_for:
+                save_log(path, player_log(S, viewer))
         raise
     S = played.state
     if log_path:
         save_log(log_path, make_log(game, played, file, n, opts, seed, list(variants)))
+    for viewer, path in seats_for:
+        save_log(path, player_log(S, viewer))
     if as_json:
         click.echo(json.dumps({
             "game": game.id, "players": n, "seed": seed, "options": opts, "scores": S.returns(),
@@ -232,16 +242,34 @@ def audit_cmd(file, players, seed, options, variants, games, as_json) -> None:
 @main.command()
 @click.argument("log", type=click.Path())
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the verdict.")
+@click.option("--as", "as_player", default=None, metavar="PLAYER",
+              help="Also give the log as PLAYER (P1, P2, … or 1, 2, …) saw it (to --out, or printed).")
+@click.option("--out", "out_path", type=click.Path(), default=None,
+              help="With --as: save that player's log (JSON) to this file.")
 @_guard
-def replay(log, as_json) -> None:
+def replay(log, as_json, as_player, out_path) -> None:
     """Replay a saved game log and check that it reproduces exactly."""
-    from .runner import read_log, replay as do_replay
+    from .runner import check_output_path, player_log, read_log, replay as do_replay, save_log
 
+    if out_path and as_player is None:
+        raise click.UsageError("--out needs --as PLAYER")
+    if out_path:
+        check_output_path(out_path, "--out")
     data = read_log(log)
+    viewer = None if as_player is None else _seat(as_player, data["players"], "--as")
     S, problems = do_replay(data, log)
+    if viewer is not None:
+        seen = player_log(S, viewer)
+        if out_path:
+            save_log(out_path, seen)
+        elif not as_json:
+            for line in seen["log"]:
+                click.echo(line)
     verdict = {"log": log, "game": data["game"], "decisions": len(data["decisions"]),
                "reproduced": not problems, "problems": problems, "scores": S.returns(),
                "winners": S.winners(), "final_hash": S.hash()}
+    if viewer is not None and not out_path:
+        verdict["player_log"] = seen
     if as_json:
         click.echo(json.dumps(verdict))
     elif not problems:
@@ -250,6 +278,15 @@ def replay(log, as_json) -> None:
         click.echo(f"{log}: {p} [E504]", err=True)
     if problems:
         sys.exit(EXIT_INVALID)
+
+
+def _seat(text: str, players: int, flag: str) -> int:
+    """A player named on the command line (P2 or 2, counted from 1) as a seat index."""
+    digits = text[1:] if text[:1] in ("P", "p") else text
+    if not digits.isdigit() or not 1 <= int(digits) <= players:
+        raise click.BadParameter(f"{text!r} is not a player of this game: expected P1 … P{players} "
+                                 f"(or 1 … {players})", param_hint=flag)
+    return int(digits) - 1
 
 
 # ---------------------------------------------------------------------- test

@@ -11,6 +11,7 @@ namespace `self.env` under names starting with "_".
 from __future__ import annotations
 
 import itertools
+import re
 from typing import Any, Callable
 
 from . import ast
@@ -70,10 +71,6 @@ def index_rt(S: Any, value: Any, key: Any) -> Any:
 
 def piece_or_attr_id(S: Any, value: Any) -> Any:
     return int(value) if type(value) is Piece else getattr_rt(S, value, "id")
-
-
-def missing(kind: str, name: str, index: Any) -> Any:
-    raise RuleRuntimeError(f'{kind} "{name}" has no index {index!r}')
 
 
 def piece_index(S: Any, p: Any) -> int:
@@ -153,7 +150,7 @@ class ExprGen:
         self.env = game.code_env  # one namespace per game: every generator adds to it
         self.env.update({
             "Piece": Piece, "_items": items, "_contains": contains, "_getattr": getattr_rt,
-            "_mut": mutable_attr, "_index": index_rt, "_missing": missing, "_pindex": piece_index,
+            "_mut": mutable_attr, "_index": index_rt, "_pindex": piece_index,
             "_node": board_node, "_times": times, "_add": budget_add, "_charge": charge, "_tick": tick,
             "_mod": modulo, "_run_atomic": run_atomic, "_fail": fail,
             "_piece_or_attr_id": piece_or_attr_id,
@@ -260,7 +257,7 @@ class ExprGen:
         table = {"zone": "zone_index", "counter": "counter_index", "variable": "variable_index"}[kind]
         parts = [self.source(k, sc) for k in keys]
         index = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ",)"
-        return f"(S.lay.{table}[{name!r}].get({index}) or _missing({kind!r}, {name!r}, {index}))"
+        return f"S.lay.{table}[{name!r}][{index}]"  # a missing index: layout.IndexTable
 
     def family_value(self, kind: str, name: str, keys: list, pos: Pos, sc: Scope) -> str:
         key = self.family_key(kind, name, keys, pos, sc)
@@ -418,7 +415,10 @@ class ExprGen:
             return f"S.zones[{self.const(ZoneRef(node.id))}]"
         if isinstance(node, (ast.ListLit, ast.Comprehension)):
             return self.source(node, sc)
-        return f"_items(S, {self.source(node, sc)})"
+        src = self.source(node, sc)
+        if _cheap(src) or _VAR.match(src):  # a list (the common case) costs one call, not two
+            return f"(_charge({src}) if type({src}) is list else _items(S, {src}))"
+        return f"_items(S, {src})"
 
     def lambda_parts(self, node: ast.Node, sc: Scope) -> tuple[str, str] | None:
         """(variable, body code) of a lambda argument, or None."""
@@ -482,9 +482,17 @@ def _cheap(code: str) -> bool:
     return code.isidentifier() or (code.startswith("L[") and code.endswith("]") and code.count("[") == 1)
 
 
+_VAR = re.compile(r"S\.vars\['[A-Za-z_][A-Za-z0-9_]*'\]\Z")  # a plain variable's value
+
+
+def _counted(seq: str) -> bool:
+    """Is `seq` (from items_source) already counted against the `work` limit?"""
+    return seq.startswith(("_items(", "(_charge("))
+
+
 def _charged(seq: str) -> str:
     """Code iterating `seq`, its length counted against the `work` limit (`_items` counts itself)."""
-    return seq if seq.startswith("_items(") else f"_charge({seq})"
+    return seq if _counted(seq) else f"_charge({seq})"
 
 
 def _filename(pos: Pos) -> str:
@@ -531,7 +539,7 @@ def _inline_len(gen: ExprGen, args: list, sc: Scope) -> str | None:
     if len(args) != 1:
         return None
     seq = gen.items_source(args[0], sc)
-    return None if seq.startswith("_items(") else f"len({seq})"  # maybe a text: use the builtin
+    return None if _counted(seq) else f"len({seq})"  # maybe a text: use the builtin
 
 
 def _inline_empty(gen: ExprGen, args: list, sc: Scope) -> str | None:

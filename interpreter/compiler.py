@@ -2,7 +2,9 @@
 
 Expressions become closures `f(S, L)` (S: the state, L: the frame's locals). Statement blocks
 become procedures: flat lists of VM instructions (see vm.py) with jumps for control flow, so a
-procedure can stop at a decision and resume later from plain data.
+procedure can stop at a decision and resume later from plain data. Once every procedure is
+compiled, `Compiler.link` turns each one that can never stop the game into one plain Python
+function that its callers call directly (no frame, no VM dispatch).
 
 Every name, attribute, arity and placement problem is reported with its `file:line:col` and,
 where it helps, the nearest valid name. Errors are collected, not raised one at a time.
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import operator
+import re
 import textwrap
 from typing import Any, Callable
 
@@ -27,7 +30,7 @@ from .parser import parse_expr
 from .source import SourceMap
 from .threads import Frame
 from .values import Family, Piece, ZoneRef
-from .vm import END, FRAME, WAIT, count_loop, new_thread
+from .vm import FRAME, WAIT, GameEnds, calls_exceeded, count_loop, locate, new_thread, too_deep
 
 RESERVED_VARS = {"round", "phase"}
 
@@ -45,6 +48,26 @@ def _as_pieces(S: Any, value: Any) -> list:
         if type(p) is not Piece:
             raise RuleRuntimeError(f"expected pieces, got {p!r}")
     return out
+
+
+_FR = re.compile(r"\bfr\b")
+
+
+class _Source(str):
+    """Generated Python source (not a literal text)."""
+
+
+def _discard(S: Any, value: Any, face: bool | None) -> None:
+    for p in _as_pieces(S, value):
+        dest = S.lay.discard[p]
+        if dest is None:
+            raise RuleRuntimeError(f'{S.lay.static[p]["name"]} cannot be discarded: its component '
+                                   f'"{S.lay.component[p]}" names no `discard:` zone')
+        S.move([p], dest, None, None, face)
+
+
+def _not_a_zone(value: Any) -> None:
+    raise RuleRuntimeError(f"move needs a zone to move to, got {value!r}")
 
 
 def _as_players(S: Any, value: Any) -> list:
@@ -73,6 +96,15 @@ class _ProcCtx:
         self.in_simultaneous = in_simultaneous
         self.control: set[int] = set()  # jumps and loop steps of if/for/while/repeat/break/continue
         self.shapes: dict[int, tuple] = {}  # first instruction of a control statement -> its shape
+        # What Compiler.link needs to compile the procedure again once it knows which procedures
+        # never stop the game: control statements to structure (innermost first), the shape of
+        # the whole body, and the instructions that call, emit or return.
+        self.deferred: list[tuple[int, int, tuple]] = []  # (start, end, shape)
+        self.body: list = []
+        self.calls: dict[int, tuple] = {}  # index -> (callee Proc, locals source, return slot)
+        self.emits: dict[int, str] = {}  # index -> event procedure name
+        self.returns: dict[int, str | None] = {}  # index -> value source (None: no value)
+        self.saved: tuple | None = None  # (simple, control) before structuring
 
     def emit(self, ins: Callable, pos: Pos) -> int:
         self.proc.code.append(ins)
@@ -133,10 +165,18 @@ def fuse(proc: Proc, env: dict) -> None:
             units.append(j)
             j = getattr(code[j], "span_end", j + 1)
         tail = _tail_of(code[j], j, env) if j < n else None
+        if tail is not None:
+            tail += _loop_head_source(code, getattr(code[j], "loop_head", None))
         if len(units) >= 2 or tail is not None:
             proc.originals.setdefault(i, code[i])
             code[i] = _fused_source([(k, _body_of(code[k], env)) for k in units], j, env, tail)
         i = j
+    for j in range(n):  # a jump back to a loop's head that no run absorbed: with the head too
+        ins = code[j]
+        head = getattr(ins, "loop_head", None)
+        if head is not None and getattr(code[head], "is_step", False):
+            proc.originals.setdefault(j, ins)
+            code[j] = _fused_source([], j, env, ins.tail_src + _loop_head_source(code, head))
 
 
 def unfuse(proc: Proc) -> None:
@@ -147,6 +187,8 @@ def unfuse(proc: Proc) -> None:
         proc.code[i] = ins
     proc.originals.clear()
     proc.simple.clear()
+    proc.plain = None  # callers push a frame again (run_action, emit, run_atomic look here)
+    proc.build = None  # nothing links it again
 
 
 def _body_of(ins: Callable, env: dict) -> str:
@@ -178,6 +220,20 @@ def _tail_of(ins: Callable, at: int, env: dict) -> str | None:
     env["_instructions"].append(ins)
     env[name] = ins
     return f"return {name}(S, th, fr)"
+
+
+def _loop_head_source(code: list, head: int | None) -> str:
+    """After a jump back to a loop's head: the head's step (next element, or leave the loop)
+    and, if the loop goes on, the instruction after it when it has source (a call, a jump),
+    run inline as the VM would run them, so the next iteration costs no dispatch."""
+    if head is None or not getattr(code[head], "is_step", False):
+        return ""
+    src = f"\nfr.pc = {head + 1}\n_k = {head + 1}\n{code[head].tail_src}"
+    after = getattr(code[head + 1], "tail_src", None) if head + 1 < len(code) else None
+    if after is not None:
+        src += (f"\nif fr.pc == {head + 1}:\n    fr.pc = {head + 2}\n    _k = {head + 2}\n"
+                + textwrap.indent(after, "    "))
+    return src
 
 
 def _fused_source(run: list, end: int, env: dict, tail: str | None = None) -> Callable:
@@ -243,6 +299,12 @@ class Compiler:
         self.gen.env["_count_loop"] = count_loop
         self.gen.env["_METER"] = METER
         self.gen.env["_Frame"] = Frame
+        self.gen.env.update({"_ZoneRef": ZoneRef, "_not_a_zone": _not_a_zone, "_as_pieces": _as_pieces,
+                             "_log_entry": log_entry, "_discard": _discard,
+                             "_as_pieces_or_zones": _as_pieces_or_zones, "_as_players": _as_players,
+                             "_start_choice": start_choice, "_label": label})
+        self.gen.env.update({"_GameEnds": GameEnds, "_locate": locate, "_calls_exceeded": calls_exceeded,
+                             "_too_deep": too_deep})
 
     @property
     def atomic_calls(self) -> list:
@@ -276,10 +338,139 @@ class Compiler:
         if chooser is None and "player" in scope.names:
             chooser = "player"
         ctx = _ProcCtx(proc, scope, chooser, False)
-        self.block(body, ctx)
+        ctx.body = self.block(body, ctx)
         ctx.emit(_return_none, proc.decl_pos)
-        fuse(proc, self.gen.env)
+        self.finish(ctx)
         return proc
+
+    def finish(self, ctx: _ProcCtx) -> None:
+        """Structure the control statements that cannot stop, then fuse runs (see fuse)."""
+        proc = ctx.proc
+        proc.build = ctx
+        if ctx.saved is None:
+            ctx.saved = (set(proc.simple), set(ctx.control))
+        for start, end, shape in ctx.deferred:
+            self._structure_now(ctx, start, end, shape)
+        fuse(proc, self.gen.env)
+
+    # ------------------------------------------------------------------ linking
+    def link(self) -> None:
+        """Once every procedure is compiled: each procedure that can never stop the game (no
+        decision, no simultaneous block, calling and emitting only such procedures) becomes ONE
+        plain Python function `plain(S, thread, locals) -> value`, its whole body (control
+        flow, `return`, `end_game`) written as Python. Calls to it, `emit`s of it, actions
+        and calls from expressions then run it directly, with no frame and no VM dispatch, and
+        the statements around such calls can be fused and structured too. Budget: a call
+        counts 2 steps (a frame's push and pop in the VM) and its nesting counts toward `depth`
+        (METER.nest). `unfuse` undoes all of it (the VM form stays complete)."""
+        procs = self.game.procs
+        ctxs = {name: p.build for name, p in procs.items() if p.build is not None}
+        wanted: set[str] = set()  # procedures something may run directly
+        for ctx in ctxs.values():
+            wanted.update(c.name for c, _, _ in ctx.calls.values())
+            wanted.update(ctx.emits.values())
+        wanted.update(name for name in procs if name.startswith(("action:", "event:")))
+        wanted.update(p.name for p, _ in self.gen.atomic_calls)
+        plain = {name for name in wanted if name in ctxs and not procs[name].suspends}
+        touched_before: set[str] = set()
+        while True:
+            changed = True
+            while changed:  # a procedure is plain only if all it calls and emits is
+                changed = False
+                for name in list(plain):
+                    ctx = ctxs[name]
+                    if any(c.name not in plain for c, _, _ in ctx.calls.values()) or \
+                            any(e in procs and e not in plain for e in ctx.emits.values()):
+                        plain.discard(name)
+                        changed = True
+            touched = [ctx for name, ctx in ctxs.items() if self._relink(ctx, plain, name in touched_before)]
+            touched_before = {ctx.proc.name for ctx in touched}
+            made, failed = {}, set()
+            for ctx in touched:
+                if ctx.proc.name in plain:
+                    fn = self._plain_function(ctx)
+                    if fn is None:
+                        failed.add(ctx.proc.name)
+                    made[ctx.proc.name] = fn
+            if not failed:
+                break
+            plain -= failed  # e.g. nested deeper than Python allows: the VM runs it
+        for ctx in touched:
+            ctx.proc.plain = made.get(ctx.proc.name)
+            self.finish(ctx)
+
+    def _plain_name(self, proc: Proc) -> str:
+        return f"_pp{self.gen.const(proc)}"
+
+    def _relink(self, ctx: _ProcCtx, plain: set, again: bool) -> bool:
+        """Put back the procedure's original instructions, then turn its calls and emits of
+        plain procedures into simple instructions. False if there is nothing to do (`again`:
+        it was relinked before, against a larger `plain`)."""
+        procs = self.game.procs
+        calls = {k: v for k, v in ctx.calls.items() if v[0].name in plain}
+        emits = {k: e for k, e in ctx.emits.items() if e not in procs or e in plain}
+        if not calls and not emits and ctx.proc.name not in plain and not again:
+            return False
+        proc = ctx.proc
+        for i, ins in proc.originals.items():
+            proc.code[i] = ins
+        proc.originals.clear()
+        proc.simple, ctx.control = set(ctx.saved[0]), set(ctx.saved[1])
+        env = self.gen.env
+        for k, (callee, src, ret) in calls.items():
+            body = f"{self._plain_name(callee)}(S, th, {src})"
+            self._replace(proc, k, f"L[{ret!r}] = {body}" if ret is not None else body)
+        for k, event in emits.items():
+            self._replace(proc, k, "pass" if event not in procs else
+                          f"{self._plain_name(procs[event])}(S, th, {{'player': L.get('player')}})")
+        return True
+
+    def _replace(self, proc: Proc, k: int, body: str) -> None:
+        proc.originals.setdefault(k, proc.code[k])
+        proc.code[k] = make_instruction(body, proc.pos[k], self.gen.env)
+        proc.simple.add(k)
+
+    def _plain_function(self, ctx: _ProcCtx) -> Callable | None:
+        """The plain Python function of a procedure that never stops (see link), or None."""
+        lines: list[str] = []
+        if not self._block_source(ctx.body, ctx, lines, 0, "", whole=True):
+            return None
+        proc = ctx.proc
+        frame = f"_Frame({self.gen.const(proc)}, _k, L)"
+        # a frame only for instructions that take one (closures), else made when an error needs it
+        eager = any(_FR.search(line) for line in lines)
+        src = "\n".join([
+            "def _plain(S, th, L):",
+            "    _k = 0",
+            f"    fr = {frame if eager else 'None'}",
+            "    S.steps += 2  # a call and its return, as in the VM",
+            "    _m = _METER",
+            "    if S.steps > _m.limits.steps:",
+            f"        _calls_exceeded({frame})",
+            "    _m.nest += 1",
+            "    try:",
+            "        if len(th.frames) + _m.nest > _m.limits.depth:",
+            f"            _too_deep({frame})",
+            textwrap.indent("\n".join(lines), "        "),
+            "    except _GameEnds:",
+            "        raise",
+            "    except BaseException as _e:",
+            f"        fr = {frame}",
+            "        _x = _locate(_e, fr)",
+            "        if _x is None:",
+            "            raise",
+            "        raise _x from None",
+            "    finally:",
+            "        _m.nest -= 1",
+            ""])
+        scope: dict = {}
+        try:
+            exec(compile(src, f"<rule {proc.decl_pos}>", "exec"), self.gen.env, scope)
+        except (SyntaxError, RecursionError):  # too deeply nested for Python
+            return None
+        fn = scope["_plain"]
+        self.gen.env[self._plain_name(proc)] = fn
+        return fn
 
     # ------------------------------------------------------------------ expressions
     def expr(self, n: ast.Node, sc: Scope) -> Callable:
@@ -309,12 +500,15 @@ class Compiler:
 
     # ------------------------------------------------------------------ structured code
     def structure(self, ctx: _ProcCtx, start: int, shape: tuple) -> None:
-        """Compile a control statement that cannot stop (no decision, call, return or end
-        inside) into ONE generated Python function with real if/for/while, so the VM dispatches
+        """Record a control statement; `finish` tries to structure it (see _structure_now)."""
+        ctx.shapes[start] = shape
+        ctx.deferred.append((start, ctx.here(), shape))
+
+    def _structure_now(self, ctx: _ProcCtx, start: int, end: int, shape: tuple) -> None:
+        """Compile a control statement that cannot stop (no decision, VM call, return or emit
+        of a trigger that may stop inside) into ONE generated Python function with real if/for/while, so the VM dispatches
         once for the whole statement. Its instructions stay in place: their indexes give error
         positions (`_k`), and the statement falls back to them if it cannot be structured."""
-        ctx.shapes[start] = shape
-        end = ctx.here()
         proc = ctx.proc
         if any(k not in proc.simple and k not in ctx.control for k in range(start, end)):
             return
@@ -337,12 +531,19 @@ class Compiler:
         proc.simple.add(start)
         ctx.control.discard(start)
 
-    def _shape_source(self, shape: tuple, ctx: _ProcCtx, out: list, loops: int) -> bool:
-        """Append Python lines for `shape` to `out`; False if it cannot be written as Python."""
+    def _shape_source(self, shape: tuple, ctx: _ProcCtx, out: list, loops: int, whole: bool = False) -> bool:
+        """Append Python lines for `shape` to `out`; False if it cannot be written as Python.
+        `whole`: the lines are the body of the procedure's own plain function (see link), so
+        `return` can be written too."""
         kind = shape[0]
         if kind == "ins":
             k = shape[1]
             if k in ctx.control:
+                return False
+            if whole and k in ctx.returns:
+                out += [f"_k = {k + 1}", f"return {ctx.returns[k] or 'None'}"]
+                return True
+            if k not in ctx.proc.simple:
                 return False
             out.append(f"_k = {k + 1}")
             out.extend(_body_of(ctx.proc.code[k], self.gen.env).splitlines())
@@ -356,11 +557,11 @@ class Compiler:
             for test, cond, body in branches:
                 out.append(f"{indent}_k = {test + 1}")
                 out.append(f"{indent}if {cond}:")
-                if not self._block_source(body, ctx, out, loops, indent + "    "):
+                if not self._block_source(body, ctx, out, loops, indent + "    ", whole):
                     return False
                 out.append(f"{indent}else:")
                 indent += "    "
-            return self._block_source(orelse, ctx, out, loops, indent)
+            return self._block_source(orelse, ctx, out, loops, indent, whole)
         budget = ["    S.steps += 1", "    if S.steps > _METER.limits.steps:",
                   f"        _count_loop(S, {self.gen.const(shape[-1])})"]
         k = next(self.uniq)
@@ -377,12 +578,13 @@ class Compiler:
             out += [f"_k = {first + 1}", f"_sr{k} = {count}", "while True:", f"    _k = {test + 1}",
                     f"    if _sr{k} <= 0:", "        break", f"    _sr{k} = _sr{k} - 1"]
             out += budget
-        return self._block_source(body, ctx, out, loops + 1, "    ")
+        return self._block_source(body, ctx, out, loops + 1, "    ", whole)
 
-    def _block_source(self, shapes: list, ctx: _ProcCtx, out: list, loops: int, indent: str) -> bool:
+    def _block_source(self, shapes: list, ctx: _ProcCtx, out: list, loops: int, indent: str,
+                      whole: bool = False) -> bool:
         lines: list[str] = []
         for shape in shapes:
-            if not self._shape_source(shape, ctx, lines, loops):
+            if not self._shape_source(shape, ctx, lines, loops, whole):
                 return False
         out.extend(indent + line for line in (lines or ["pass"]))
         return True
@@ -421,7 +623,7 @@ class Compiler:
             th.frames.append(Frame(proc, 0, make_locals(S, fr.L), ret))
             return FRAME
         ins.tail_src = f"th.frames.append(_Frame({self.gen.const(proc)}, 0, {src}, {ret!r}))\nreturn 2"
-        ctx.emit(ins, call.pos)
+        ctx.calls[ctx.emit(ins, call.pos)] = (proc, src, ret)
 
     def s_Assign(self, n, ctx):
         target, sc = n.target, ctx.scope
@@ -502,27 +704,16 @@ class Compiler:
         ctx.emit_code(self.gen.source(n.expr, ctx.scope), n.pos, self.gen.env)
 
     def s_Move(self, n, ctx):
-        what = self.expr(n.what, ctx.scope)
-        to = self.expr(n.to, ctx.scope)
-        at = self.expr(n.at, ctx.scope) if n.at is not None else None
-        place, face = n.place, n.face
-
-        def move(S, th, fr):
-            dest = to(S, fr.L)
-            if type(dest) is not ZoneRef:
-                raise RuleRuntimeError(f"move needs a zone to move to, got {dest!r}")
-            S.move(_as_pieces(S, what(S, fr.L)), dest, place, at(S, fr.L) if at else None, face)
-        ctx.emit_simple(move, n.pos)
+        sc = ctx.scope
+        what, to = self.gen.source(n.what, sc), self.gen.source(n.to, sc)
+        at = self.gen.source(n.at, sc) if n.at is not None else "None"
+        ctx.emit_code(f"_d = {to}\nif type(_d) is not _ZoneRef:\n    _not_a_zone(_d)\n"
+                      f"S.move(_as_pieces(S, {what}), _d, {n.place!r}, {at}, {n.face!r})", n.pos, self.gen.env)
 
     def s_Draw(self, n, ctx):
-        count, src, dst = (self.expr(x, ctx.scope) for x in (n.count, n.source, n.dest))
-        face = n.face
-
-        def draw(S, th, fr):
-            k = count(S, fr.L)
-            source, dest = src(S, fr.L), dst(S, fr.L)
-            S.move(S.zones[source][:max(0, k)], dest, None, None, face)
-        ctx.emit_simple(draw, n.pos)
+        count, src, dst = (self.gen.source(x, ctx.scope) for x in (n.count, n.source, n.dest))
+        ctx.emit_code(f"_c = {count}\n_s = {src}\n_d = {dst}\n"
+                      f"S.move(S.zones[_s][:max(0, _c)], _d, None, None, {n.face!r})", n.pos, self.gen.env)
 
     def s_Deal(self, n, ctx):
         count, src, fam = (self.expr(x, ctx.scope) for x in (n.count, n.source, n.family))
@@ -542,45 +733,24 @@ class Compiler:
         ctx.emit_simple(deal, n.pos)
 
     def s_Discard(self, n, ctx):
-        what = self.expr(n.what, ctx.scope)
-        face = n.face
-
-        def discard(S, th, fr):
-            for p in _as_pieces(S, what(S, fr.L)):
-                dest = S.lay.discard[p]
-                if dest is None:
-                    raise RuleRuntimeError(f'{S.lay.static[p]["name"]} cannot be discarded: its component '
-                                           f'"{S.lay.component[p]}" names no `discard:` zone')
-                S.move([p], dest, None, None, face)
-        ctx.emit_simple(discard, n.pos)
+        ctx.emit_code(f"_discard(S, {self.gen.source(n.what, ctx.scope)}, {n.face!r})", n.pos, self.gen.env)
 
     def s_Shuffle(self, n, ctx):
-        z = self.expr(n.zone, ctx.scope)
-        ctx.emit_simple(lambda S, th, fr: S.shuffle(z(S, fr.L)), n.pos)
+        ctx.emit_code(f"S.shuffle({self.gen.source(n.zone, ctx.scope)})", n.pos, self.gen.env)
 
     def s_Flip(self, n, ctx):
-        what = self.expr(n.what, ctx.scope)
-        face = n.face
-
-        def flip(S, th, fr):
-            for p in _as_pieces(S, what(S, fr.L)):
-                S.set_face(p, (not S.face_up(p)) if face is None else face)
-        ctx.emit_simple(flip, n.pos)
+        what = self.gen.source(n.what, ctx.scope)
+        face = "not S.face_up(_p)" if n.face is None else repr(n.face)
+        ctx.emit_code(f"for _p in _as_pieces(S, {what}):\n    S.set_face(_p, {face})", n.pos, self.gen.env)
 
     def s_Reveal(self, n, ctx):
-        what = self.expr(n.what, ctx.scope)
-        to = self.expr(n.to, ctx.scope) if n.to is not None else None
-
-        def reveal(S, th, fr):
-            pieces = _as_pieces_or_zones(S, what(S, fr.L))
-            if to is None:
-                for p in pieces:
-                    S.set_face(p, True)
-            else:
-                players = _as_players(S, to(S, fr.L))
-                for p in pieces:
-                    S.reveal_to(p, players)
-        ctx.emit_simple(reveal, n.pos)
+        what = self.gen.source(n.what, ctx.scope)
+        if n.to is None:
+            body = f"for _p in _as_pieces_or_zones(S, {what}):\n    S.set_face(_p, True)"
+        else:
+            body = (f"_ps = _as_pieces_or_zones(S, {what})\n_ws = _as_players(S, {self.gen.source(n.to, ctx.scope)})\n"
+                    "for _p in _ps:\n    S.reveal_to(_p, _ws)")
+        ctx.emit_code(body, n.pos, self.gen.env)
 
     def s_Roll(self, n, ctx):
         what = self.expr(n.what, ctx.scope)
@@ -603,46 +773,45 @@ class Compiler:
         slot = ctx.chooser
         return lambda S, L: L[slot]
 
+    def _chooser_source(self, by, ctx, pos) -> str:
+        if by is not None:
+            return self.gen.source(by, ctx.scope)
+        if ctx.chooser is None:
+            raise RuleError("who decides? add `by <player>` (no `player` is defined here)", pos, "E225")
+        return f"L[{ctx.chooser!r}]"
+
     def s_Choose(self, n, ctx):
-        sc = ctx.scope
-        source = self.expr(n.source, sc)
+        """Generated source: the candidates, the bounds, the chooser and the prompt are computed
+        inline, then decisions.start_choice suspends (or not: a choice of nothing)."""
+        sc, gen = ctx.scope, self.gen
+        source = gen.source(n.source, sc)
         slot = n.var
         sc.names[n.var] = slot
-        where = self.expr(n.where, sc) if n.where is not None else None
-        who = self._chooser(n.by, ctx, n.pos)
-        low = self.expr(n.low, sc) if n.low is not None else None
-        high = self.expr(n.high, sc) if n.high is not None else None
-        mode, optional, pos = n.count, n.optional, n.pos
-        prompt = self._text_function(n.prompt, pos, ctx) if n.prompt else None
+        where = gen.source(n.where, sc) if n.where is not None else None
+        who = self._chooser_source(n.by, ctx, n.pos)
+        mode = n.count
+        bounds = {"one": "_lo = _hi = 1", "exact": f"_lo = _hi = {gen.source(n.low, sc) if n.low else None}",
+                  "up_to": f"_lo = 0\n_hi = {gen.source(n.high, sc) if n.high else None}"}.get(mode)
+        if bounds is None:
+            bounds = f"_lo = {gen.source(n.low, sc)}\n_hi = {gen.source(n.high, sc)}"
+        prompt = "None"
+        if n.prompt:
+            parts = [f"_label(S, {s})" if type(s) is _Source else repr(s)
+                     for s in self._log_segments(ast.Log(n.pos, n.prompt, n.pos), ctx, source=True)]
+            prompt = parts[0] if len(parts) == 1 and "{" not in n.prompt else f"''.join([{', '.join(parts)}])"
         ctx.proc.suspends = True
         label_key = None
         if n.label is not None:
             label_key = f"{ctx.proc.name}@{n.pos.line}:{n.pos.col}"
             self.game.label_fns[label_key] = (self._label_function(n.label, ctx), slot)
-
-        def choose(S, th, fr):
-            L = fr.L
-            candidates = items(S, source(S, L))
-            if where is not None:
-                kept = []
-                for v in candidates:
-                    L[slot] = v
-                    if where(S, L):
-                        kept.append(v)
-                candidates = kept
-            else:
-                candidates = list(candidates)
-            if mode == "one":
-                lo, hi = 1, 1
-            elif mode == "exact":
-                lo = hi = low(S, L)
-            elif mode == "up_to":
-                lo, hi = 0, high(S, L)
-            else:
-                lo, hi = low(S, L), high(S, L)
-            return start_choice(S, th, fr, who(S, L), candidates, mode, lo, hi, optional, slot,
-                                prompt(S, L) if prompt else None, pos, label_key)
-        ctx.emit(choose, n.pos)
+        if where is None:
+            lines = [f"_c = list(_items(S, {source}))"]
+        else:
+            lines = ["_c = []", f"for _w in _items(S, {source}):", f"    L[{slot!r}] = _w",
+                     f"    if {where}:", "        _c.append(_w)"]
+        lines += [bounds, f"return _start_choice(S, th, fr, {who}, _c, {mode!r}, _lo, _hi, {n.optional!r}, "
+                          f"{slot!r}, {prompt}, {gen.const(n.pos)}, {label_key!r})"]
+        ctx.emit(make_instruction("\n".join(lines), n.pos, gen.env), n.pos)
 
     def s_Perform(self, n, ctx):
         actions = []
@@ -675,12 +844,19 @@ class Compiler:
             name = fr.L.pop(slot, None)
             if name is None:
                 return None
-            th.frames.append(Frame(procs[name], 0, {"player": fr.L[who_slot]}))
+            proc = procs[name]
+            if proc.plain is not None:  # never stops: a plain Python call (see link)
+                proc.plain(S, th, {"player": fr.L[who_slot]})
+                return None
+            th.frames.append(Frame(proc, 0, {"player": fr.L[who_slot]}))
             return FRAME
 
         def action_end(S, th, fr):
             proc = S.game.procs.get("event:action_end")
             if proc is None:
+                return None
+            if proc.plain is not None:
+                proc.plain(S, th, {"player": fr.L[who_slot]})
                 return None
             th.frames.append(Frame(proc, 0, {"player": fr.L[who_slot]}))
             return FRAME
@@ -690,14 +866,13 @@ class Compiler:
             ctx.emit(action_end, n.pos)
 
     def s_Log(self, n, ctx):
-        segments = self._log_segments(n, ctx)
+        # generated source: with logging off (simulations) a log line costs one test
+        parts = [s if type(s) is _Source else repr(s) for s in self._log_segments(n, ctx, source=True)]
+        ctx.emit_code(f"if S.logging:\n    S.log.append(_log_entry(S, [{', '.join(parts)}], th))",
+                      n.pos, self.gen.env)
 
-        def log(S, th, fr):
-            if S.logging:
-                S.log.append(log_entry(S, [s if type(s) is str else s(S, fr.L) for s in segments], th))
-        ctx.emit_simple(log, n.pos)
-
-    def _log_segments(self, n: ast.Log, ctx: _ProcCtx) -> list:
+    def _log_segments(self, n: ast.Log, ctx: _ProcCtx, source: bool = False) -> list:
+        """Literal texts and, for each {expr}, a compiled function (or its _Source)."""
         text, out, i, buf = n.text, [], 0, []
         base = n.text_pos or n.pos
         while i < len(text):
@@ -717,7 +892,7 @@ class Compiler:
                     buf = []
                 src = SourceMap(base.file, base.line, base.col + 1 + i + 1, None, 0)
                 node = parse_expr(text[i + 1:end], src)
-                out.append(self.expr(node, ctx.scope))
+                out.append(_Source(self.gen.source(node, ctx.scope)) if source else self.expr(node, ctx.scope))
                 i = end + 1
             else:
                 buf.append(ch)
@@ -743,17 +918,18 @@ class Compiler:
     def s_EndGame(self, n, ctx):
         segments = self._log_segments(ast.Log(n.pos, n.reason, n.text_pos), ctx) if n.reason else []
 
-        def end(S, th, fr):
-            S.vars["end_reason"] = "".join(s if type(s) is str else label(S, s(S, fr.L))
-                                           for s in segments) or None
-            return END
-        ctx.emit(end, n.pos)
+        def end_reason(S, L):
+            S.vars["end_reason"] = "".join(s if type(s) is str else label(S, s(S, L)) for s in segments) or None
+        # a simple instruction: GameEnds stops the run wherever it is (run_thread returns END),
+        # so an `if … end_game` does not break a fused run or a structured loop
+        ctx.emit_code(f"{self.gen.const(end_reason)}(S, L)\nraise _GameEnds()", n.pos, self.gen.env)
 
     def s_Return(self, n, ctx):
         if n.value is None:
-            ctx.emit(_return_none, n.pos)
+            ctx.returns[ctx.emit(_return_none, n.pos)] = None
             return
         value = self.gen.source(n.value, ctx.scope)
+        ctx.returns[ctx.here()] = value
         ctx.emit(make_instruction(f"result = {value}\nframes = th.frames\nframes.pop()\n"
                                   "if fr.ret is not None and frames:\n    frames[-1].L[fr.ret] = result\n"
                                   "return 2  # FRAME", n.pos, self.gen.env), n.pos)
@@ -770,7 +946,7 @@ class Compiler:
                 return None
             th.frames.append(Frame(proc, 0, {"player": fr.L.get("player")}))
             return FRAME
-        ctx.emit(emit, n.pos)
+        ctx.emits[ctx.emit(emit, n.pos)] = event
 
     def s_Pass(self, n, ctx):
         pass
@@ -829,6 +1005,7 @@ class Compiler:
                 return None
             L[var] = seq[i]
             L[i_slot] = i + 1
+        step.is_step = True
         ctx.proc.code[test] = step
         body = self._loop_with_cleanup(ctx, head, n.body, exit_target, [seq_slot, i_slot])
         step.tail_src = (f"_i = L[{i_slot!r}]\n_s = L[{seq_slot!r}]\nif _i >= len(_s):\n"
@@ -839,6 +1016,7 @@ class Compiler:
     def _loop_back(self, head: int, pos: Pos) -> Callable:
         """The jump back to a loop's head, also as source for the end of a fused run."""
         ins = _loop_back(head, pos)
+        ins.loop_head = head
         ins.tail_src = ("S.steps += 1\nif S.steps > _METER.limits.steps:\n"
                         f"    _count_loop(S, {self.gen.const(pos)})\nfr.pc = {head}")
         return ins
@@ -887,6 +1065,7 @@ class Compiler:
                 fr.pc = _t[0]
                 return None
             fr.L[slot] = left - 1
+        step.is_step = True
         ctx.proc.code[test] = step
         body = self._loop_with_cleanup(ctx, head, n.body, exit_target, [slot])
         step.tail_src = (f"_l = L[{slot!r}]\nif _l <= 0:\n    del L[{slot!r}]\n    fr.pc = {exit_target[0]}\n"
@@ -903,6 +1082,7 @@ class Compiler:
         def step(S, th, fr, _t=exit_target):
             if not cond(S, fr.L):
                 fr.pc = _t[0]
+        step.is_step = True
         ctx.proc.code[test] = step
         body = self._loop_with_cleanup(ctx, head, n.body, exit_target, [])
         step.tail_src = f"if not ({cond_src}):\n    fr.pc = {exit_target[0]}"
@@ -917,9 +1097,9 @@ class Compiler:
         inner = Scope(ctx.scope)
         inner.names[n.var] = n.var
         body_ctx = _ProcCtx(body_proc, inner, n.var, True)
-        self.block(n.body, body_ctx)
+        body_ctx.body = self.block(n.body, body_ctx)
         body_ctx.emit(_return_none, n.pos)
-        fuse(body_proc, self.gen.env)
+        self.finish(body_ctx)
         ctx.proc.suspends = True
         var = n.var
 

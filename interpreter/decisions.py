@@ -60,11 +60,10 @@ def start_perform(S: State, th, fr, who, legal: list, optional: bool, slot: str,
             fr.L[slot] = None
             return None
         raise RuleRuntimeError("no action is possible here (add `optional`, or check first)")
-    pend = Pending(PLAYERS[int(who)], "perform", prompt, [a.name for a in legal], 1, 1, optional,
+    names = [a.name for a in legal]
+    pend = Pending(PLAYERS[int(who)], "perform", prompt, names, 1, 1, optional,
                    slot, th.player is not None, pos)
-    pend.options = [a.name for a in legal]
-    if optional:
-        pend.options.append(PASS)
+    pend.options = names + [PASS] if optional else names[:]
     pend.labels = None  # made when read (labels_of)
     pend.recipe = ("perform", legal)
     th.pending = pend

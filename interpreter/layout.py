@@ -19,6 +19,30 @@ from .values import PLAYERS, Piece, ZoneRef, freeze
 BOX = ZoneRef("box")  # where pieces not otherwise placed wait; nobody sees inside
 
 
+class IndexTable(dict):
+    """Index -> key of one zone, counter or variable family. Generated code reads it as
+    `table[index]` (one lookup); an index that does not exist is a located rule error."""
+
+    __slots__ = ("kind", "name")
+
+    def __init__(self, kind: str, name: str):
+        super().__init__()
+        self.kind = kind
+        self.name = name
+
+    def __missing__(self, index: Any) -> Any:
+        raise RuleRuntimeError(f'{self.kind} "{self.name}" has no index {index!r}')
+
+    def __reduce__(self):
+        return (_index_table, (self.kind, self.name, dict(self)))
+
+
+def _index_table(kind: str, name: str, items: dict) -> IndexTable:
+    table = IndexTable(kind, name)
+    table.update(items)
+    return table
+
+
 @dataclass
 class ZoneInfo:
     key: ZoneRef
@@ -78,6 +102,7 @@ class Layout:
     variable_index: dict = field(default_factory=dict)
     initial_zones: dict = field(default_factory=dict)  # zone key -> starting pieces
     initial_slots: tuple | None = None  # (counters, vars) when they never depend on the seed
+    shapes: dict = field(default_factory=dict)  # piece -> covered cells (State.shape_of fills it)
     # per piece, the parts of its option grouping key that never change (decisions.build_options):
     hidden_key: list = field(default_factory=list)  # (back, public attribute values)
     visible_key: list = field(default_factory=list)  # (component, item id, owner)
@@ -161,7 +186,7 @@ def _owner_of(dims: list, index: tuple) -> Any:
 
 
 def _zone_family(game: GameDef, ctx: Any, lay: Layout, fam: ZoneFamily) -> None:
-    table: dict = {}
+    table = IndexTable("zone", fam.name)
     keys = []
     for index in _index_tuples(game, ctx, fam.dims):
         key = ZoneRef(_key(fam.name, index))
@@ -211,7 +236,7 @@ def _bound(value: Any, ctx: Any, what: str, index: tuple) -> Any:
 
 
 def _slots(game: GameDef, ctx: Any, fam: StateFamily, out: dict, index_out: dict) -> None:
-    table: dict = {}
+    table = IndexTable("counter" if fam.is_counter else "variable", fam.name)
     for index in _index_tuples(game, ctx, fam.dims):
         key = _key(fam.name, index)
         low, high = (_bound(b, ctx, f"{which} of {fam.name}", index)

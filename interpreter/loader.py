@@ -173,9 +173,13 @@ class _Builder:
         self.checks()
         self.compiler_checks()
         self.errors.extend(self.compiler.errors)
+        if not self.errors:
+            self.compiler.link()  # procedures that never stop become plain Python functions
         if self.flows and not self.errors:
-            from .infoflow import check_flows
-            self.errors.extend(check_flows(self.doc, self.game))
+            from .infoflow import flow_findings
+            errors, warnings = flow_findings(self.doc, self.game)
+            self.errors.extend(errors)
+            self.game.warnings.extend(warnings)
         if self.errors:
             raise RuleErrors(self.errors)
         return self.game

@@ -108,6 +108,8 @@ class Proc:
     decl_pos: Pos = None
     simple: set = field(default_factory=set)  # indexes of instructions that never jump or signal
     originals: dict = field(default_factory=dict)  # index -> the instruction a fused/structured one replaced
+    plain: Optional[Callable] = None  # plain(S, thread, locals) -> value, if it never stops (compiler.link)
+    build: Any = None  # what compiler.link needs to compile it again (its compilation context)
 
 
 @dataclass

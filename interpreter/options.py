@@ -36,6 +36,9 @@ def _disambiguate(S: Any, entries: list, labels: list) -> None:
             labels[i] = f"{text} ({extra})"
 
 
+_PLAIN = (False, None, None, False, None)  # the recipe of options shown as themselves (_finish)
+
+
 def build_options(S: Any, pend: Pending, L: dict | None = None) -> None:
     """The options of a pending decision. Their labels are made only when someone reads them
     (labels_of), from what was recorded here, so simulations never spend time on text; a rule's
@@ -52,9 +55,18 @@ def build_options(S: Any, pend: Pending, L: dict | None = None) -> None:
         if t is not int and t is not str:
             break
     else:  # only numbers and texts (the common case): no keys, labels are the values as text
+        if pend.kind == "choose" and not pend.optional and pend.label_key is None:
+            pend.options = list(dict.fromkeys(candidates))  # _finish, inlined for this case
+            pend.labels = None
+            pend.recipe = _PLAIN
+            return
         _finish(pend, list(dict.fromkeys(candidates)), None, False, False, L)
         return
     viewer = pend.player
+    if pend.cache is None and type(candidates[0]) is Piece:
+        done = _pieces_only(S, pend, candidates, viewer, L)
+        if done:
+            return
     options, entries, keys = [], [], set()
     cache = pend.cache
     loc = S.loc
@@ -88,6 +100,52 @@ def build_options(S: Any, pend: Pending, L: dict | None = None) -> None:
         zone_set = {loc[v] for v in candidates if type(v) is Piece}
     has_pieces = zone_set is not None and bool(zone_set)
     _finish(pend, options, entries, has_pieces and len(zone_set) > 1, has_pieces, L)
+
+
+def _pieces_only(S: Any, pend: Pending, candidates: list, viewer: Any, L: dict | None) -> bool:
+    """build_options for the first pick among pieces only (the usual case), with what is
+    known of each zone looked up once; False (nothing done) if a candidate is not a piece."""
+    cache: dict = {}
+    options, entries, keys = [], [], set()
+    lay = S.lay
+    loc, face, seen = S.loc, S.face, S.seen
+    face_up, singular, zone_infos = lay.face_up, lay.singular, lay.zones
+    views: dict = {}  # zone -> (custom, visible face up, visible face down, ordered) for the viewer
+    for v in candidates:
+        if type(v) is not Piece:
+            return False
+        zone = loc[v]
+        view = views.get(zone)
+        if view is None:
+            info = zone_infos[zone]
+            mine = info.owner is not None and info.owner == viewer
+            view = views[zone] = (info.custom, info.vis_up == "all" or (info.vis_up == "owner" and mine),
+                                  info.vis_down == "all" or (info.vis_down == "owner" and mine),
+                                  info.ordered)
+        hit = cache.get(v)
+        if hit is None:
+            if view[0] is not None:
+                hit = _piece_key(S, v, zone, viewer)
+            else:
+                up = face.get(v)
+                if up is None:
+                    up = face_up[v]
+                if not (view[1] if up else view[2]):
+                    who = seen.get(v)
+                    if who is None or viewer not in who:
+                        hit = ("h", zone, lay.hidden_key[v], up), False
+                if hit is None:
+                    hit = (v, True) if view[3] or singular[v] else (_visible_key(S, v, zone), True)
+            cache[v] = hit
+        key = hit[0]
+        if key in keys:
+            continue
+        keys.add(key)
+        options.append(v)
+        entries.append((v, hit[1], zone))
+    pend.cache = cache  # the table does not change between the picks of one choice
+    _finish(pend, options, entries, len(views) > 1, True, L)
+    return True
 
 
 def _finish(pend: Pending, options: list, entries: list | None, many_zones: bool, has_pieces: bool,
@@ -129,16 +187,21 @@ def _piece_key(S: Any, p: Piece, zone: Any, viewer: Any) -> tuple:
         return ("h", zone, lay.hidden_key[p], up), False
     if info.ordered or lay.singular[p]:  # nothing else can look the same: the piece is its key
         return p, True
+    return _visible_key(S, p, zone), True
+
+
+def _visible_key(S: Any, p: Piece, zone: Any) -> tuple:
+    """The grouping key of a visible piece that other pieces may look like."""
+    lay = S.lay
     dyn = S.dyn
-    names = lay.dyn_names[p]
-    if not names:
-        values: tuple = ()
-    elif len(names) == 1:  # the usual case (a die's value): no generator
-        a = names[0]
-        values = (_hashable(dyn[a].get(p)),) if a in dyn else ()
-    else:
-        values = tuple([_hashable(dyn[a].get(p)) for a in names if a in dyn])  # maps, lists too
-    return ("v", zone, lay.visible_key[p], S.face.get(p), values, S.seen.get(p)), True
+    values = []
+    for a in lay.dyn_names[p]:
+        d = dyn.get(a)
+        if d is not None:
+            v = d.get(p)
+            t = type(v)
+            values.append(_hashable(v) if t is list or t is dict else v)  # maps, lists too
+    return ("v", zone, lay.visible_key[p], S.face.get(p), tuple(values), S.seen.get(p))
 
 
 def _custom_labels(S: Any, pend: Pending, values: list, L: dict) -> list:

@@ -70,8 +70,9 @@ def player_log(S: Any, viewer: int) -> dict:
     """What may be handed to one player after (or during) a game: the log as that player read
     it, and the result. Unlike make_log (the referee's record: seed, every decision, the full
     log, from which everything hidden can be recomputed) it holds nothing hidden from them."""
-    data = {"format": LOG_FORMAT, "game": S.game.id, "viewer": int(viewer), "players": S.n,
-            "options": S.options, "log": S.log_lines(viewer), "over": S.over}
+    data = {"format": LOG_FORMAT, "kind": "player_log", "game": S.game.id, "rules_hash": S.game.rules_hash,
+            "viewer": int(viewer), "seat": f"P{int(viewer) + 1}", "players": S.n, "options": S.options,
+            "log": S.log_lines(viewer), "over": S.over}
     if S.over:
         data.update(scores=S.returns(), winners=S.winners())
     return data
@@ -186,6 +187,12 @@ def read_log(path: str | Path) -> dict:
         raise InputError("not a rulebook log: JSON nested too deeply", where, "E502") from None
     if type(data) is not dict:
         raise InputError(f"not a rulebook log: expected a JSON object, got {_kind(data)}", where, "E502")
+    if data.get("kind") == "player_log":
+        seat = data.get("seat")
+        seat = seat if type(seat) is str and len(seat) <= 8 and seat.isprintable() else "one player"
+        raise InputError(f"this is the log as {seat} saw it (`--log-for`): it holds "
+                         "no seed nor decisions, so it cannot be replayed; replay the referee's log "
+                         "(`rulebook play --log`)", where, "E502")
     errors: list[RulebookError] = []
     fmt = data.get("format")
     if "format" in data and fmt != LOG_FORMAT:

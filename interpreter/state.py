@@ -198,8 +198,29 @@ class State:
             raise RuleRuntimeError(f"no zone {dest!r}")
         target = self.zones[dest]
         forced = face if face is not None else info.face
-        pieces = list(pieces)
-        for offset, piece in enumerate(pieces):
+        if info.grid is not None or self.grid:
+            self._move_on_grids(pieces, dest, info, target, place, at, forced)
+            return
+        zones, loc, seen, faces, face_up = self.zones, self.loc, self.seen, self.face, self.lay.face_up
+        top = place == "top"
+        for offset, piece in enumerate(list(pieces)):  # no grid anywhere: the plain case, inlined
+            zones[loc[piece]].remove(piece)
+            if top:
+                target.insert(offset, piece)
+            else:
+                target.append(piece)
+            loc[piece] = dest
+            if piece in seen:
+                del seen[piece]
+            if forced is not None:  # set_face, inlined (seen is already cleared)
+                if forced == face_up[piece]:
+                    faces.pop(piece, None)
+                else:
+                    faces[piece] = forced
+
+    def _move_on_grids(self, pieces: Iterable, dest: ZoneRef, info: Any, target: list,
+                       place: str | None, at: Any, forced: bool | None) -> None:
+        for offset, piece in enumerate(list(pieces)):
             self._lift(piece)
             if info.grid is not None:
                 if at is None:
@@ -226,9 +247,14 @@ class State:
             if pos is not None:
                 pos.pop(piece, None)
 
-    def shape_of(self, piece: int) -> list:
-        shape = self.lay.static[piece].get("shape")
-        return [tuple(c) for c in shape] if shape else [(0, 0)]
+    def shape_of(self, piece: int) -> tuple:
+        """The cells a piece covers relative to where it is put (a shared tuple: read only)."""
+        shapes = self.lay.shapes
+        out = shapes.get(piece)
+        if out is None:
+            shape = self.lay.static[piece].get("shape")
+            out = shapes[piece] = tuple(tuple(c) for c in shape) if shape else ((0, 0),)
+        return out
 
     def _place_on_grid(self, dest: ZoneRef, piece: int, at: tuple) -> None:
         cells = self.grid.setdefault(dest, {})

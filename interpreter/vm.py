@@ -23,6 +23,14 @@ if TYPE_CHECKING:
 DONE, SUSPEND, FRAME, WAIT, END = 0, 1, 2, 3, 4
 
 
+class GameEnds(Exception):
+    """`end_game` inside a procedure run as a plain Python function (see compiler.link): the
+    VM turns it into END wherever the call was made."""
+
+
+NO_THREAD = Thread(-1, [], None, -2)  # the thread of a plain procedure run from an expression
+
+
 def new_thread(S: State, frames: list, player: Any = None, parent: int | None = None) -> Thread:
     th = Thread(S.next_tid, frames, player, parent)
     S.next_tid += 1
@@ -44,6 +52,9 @@ def run(S: State) -> None:
         sig = run_thread(S, th, 0)
         if sig == SUSPEND:
             th.status = "choose"
+            if len(S.threads) == 1:  # the common case: the index is this one thread
+                S.deciders = {int(th.pending.player): th}
+                return
         elif sig == WAIT:
             th.status = "wait"
         elif sig == END:
@@ -99,15 +110,13 @@ def run_thread(S: State, th: Thread, base: int) -> int:
             if sig == FRAME:
                 S.steps += 1  # calls count like loop iterations: call trees cannot explode
                 if S.steps > METER.limits.steps:
-                    raise RuleRuntimeError(exceeded("steps", METER.limits.steps, " (endless calls?)"),
-                                           code_pos(frames[-1]), "E310")
+                    calls_exceeded(frames[-1])
                 if len(frames) > METER.limits.depth:
-                    raise RuleRuntimeError(f"procedure calls nested more than {METER.limits.depth} deep "
-                                           f"(in {frames[-1].proc.name}; endless recursion?) (limit `depth`); "
-                                           + how_to_raise("depth"),
-                                           code_pos(frames[-1]), "E311")
+                    too_deep(frames[-1])
                 continue
             return sig
+    except GameEnds:  # end_game in a procedure called as a plain function
+        return END
     except RuleRuntimeError as exc:
         if exc.pos.line <= 0 and fr is not None:
             exc.pos = code_pos(fr)
@@ -119,6 +128,31 @@ def run_thread(S: State, th: Thread, base: int) -> int:
     except Exception as exc:  # a rule did something impossible: say where
         raise RuleRuntimeError(_describe(exc), code_pos(fr) if fr else Pos("<rules>"), "E300") from None
     return DONE
+
+
+def calls_exceeded(fr: Frame) -> None:
+    raise RuleRuntimeError(exceeded("steps", METER.limits.steps, " (endless calls?)"), code_pos(fr), "E310")
+
+
+def too_deep(fr: Frame) -> None:
+    raise RuleRuntimeError(f"procedure calls nested more than {METER.limits.depth} deep "
+                           f"(in {fr.proc.name}; endless recursion?) (limit `depth`); " + how_to_raise("depth"),
+                           code_pos(fr), "E311")
+
+
+def locate(exc: BaseException, fr: Frame) -> BaseException | None:
+    """The error to raise for `exc` inside a plain procedure stopped at `fr.pc` (what run_thread
+    makes of it for a frame on the VM's stack), or None to raise `exc` itself."""
+    if isinstance(exc, RuleRuntimeError):
+        if exc.pos.line <= 0:
+            exc.pos = code_pos(fr)
+        return None
+    if isinstance(exc, RecursionError):
+        return RuleRuntimeError("expression functions call each other too deeply (endless recursion?); "
+                                "Python's own recursion limit stops them", code_pos(fr), "E311")
+    if isinstance(exc, Exception):
+        return RuleRuntimeError(_describe(exc), code_pos(fr), "E300")
+    return None
 
 
 def count_loop(S: State, pos: Pos) -> None:
@@ -141,6 +175,12 @@ def code_pos(fr: Frame) -> Pos:
 def run_atomic(S: State, proc, L: dict) -> Any:
     """Run a procedure that makes no decision to completion and return its value."""
     tick(ATOMIC_WORK)
+    plain = proc.plain
+    if plain is not None:
+        try:
+            return plain(S, NO_THREAD, L)
+        except GameEnds:
+            raise RuleRuntimeError(f"{proc.name} ended the game inside an expression", proc.decl_pos) from None
     holder = Frame(None, 0, {})
     th = Thread(-1, [holder, Frame(proc, 0, L, "$r")], None, -2)
     sig = run_thread(S, th, 1)

@@ -94,7 +94,7 @@ def _worker() -> None:
             states = mid_game(game, n, opts, 4)
             t = time.process_time()
             for S in states:
-                MctsAgent(iterations=task["iterations"], seed=0).choose(S, S.current_players()[0])
+                MctsAgent(task["iterations"], seed=0).choose(S, S.current_players()[0])  # old and new signature
             out = {"cpu": time.process_time() - t, "iterations": task["iterations"] * len(states)}
         else:
             out = {"error": f"unknown task {kind}"}
@@ -159,7 +159,9 @@ def entry_configs() -> list[tuple[str, int]]:
     for path in game_entry_files(ROOT / "rules"):
         game = Game.load(path)
         lo, hi = game.player_range
-        out.extend((str(path), n) for n in range(lo, hi + 1)
+        # relative: each worker runs in its own checkout and plays ITS version of the rule file
+        # (an old engine may not read today's files; files that changed play a bit differently)
+        out.extend((str(Path(path).relative_to(ROOT)), n) for n in range(lo, hi + 1)
                    if not game.check_setup(n, game.resolve_options({})))
     return out
 
@@ -176,7 +178,7 @@ def compare(base: Worker, new: Worker, rounds: int, games: int, what: set) -> di
             for r in range(rounds):
                 for name, w in (("base", base), ("new", new)):
                     cpu[name] += w.ask(kind="games", file=path, players=n, games=count, seed=r * count)["cpu"]
-            row = {"file": str(Path(path).relative_to(ROOT)), "players": n, "games": rounds * count,
+            row = {"file": path, "players": n, "games": rounds * count,
                    "base_gps": rounds * count / cpu["base"], "new_gps": rounds * count / cpu["new"]}
             row["speedup"] = row["new_gps"] / row["base_gps"]
             out["games"].append(row)
@@ -192,7 +194,7 @@ def compare(base: Worker, new: Worker, rounds: int, games: int, what: set) -> di
                     r = w.ask(kind="copy", file=path, players=n, reps=100)
                     res[name][0] += r["clone"]
                     res[name][1] += r["save"]
-            row = {"file": str(Path(path).relative_to(ROOT)), "players": n,
+            row = {"file": path, "players": n,
                    "clone_ratio": res["new"][0] / res["base"][0], "save_ratio": res["new"][1] / res["base"][1],
                    "new_clone_us": res["new"][0] / rounds * 1e6, "new_save_us": res["new"][1] / rounds * 1e6}
             out["copy"].append(row)
@@ -200,7 +202,7 @@ def compare(base: Worker, new: Worker, rounds: int, games: int, what: set) -> di
                   f"x{row['save_ratio']:.2f} (new ÷ old time)", file=sys.stderr, flush=True)
     if "mcts" in what:
         for gid in MCTS_FILES:
-            path = str(ROOT / "rules" / gid / "game.yaml")
+            path = str(Path("rules") / gid / "game.yaml")
             n = 4 if gid != "between_two_cities" else 3
             cpu = {"base": [0.0, 0], "new": [0.0, 0]}
             for _ in range(rounds):

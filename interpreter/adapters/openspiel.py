@@ -11,6 +11,7 @@ chance.py), or, with chance="sampled", the engine's own seeded generator decides
 choose there has no legal action (OpenSpiel then passes 0, which is ignored). Strings and the
 observation tensor are made from `State.view(player)` (and, for information states, that
 player's log), never from the raw state. Utilities: see profile.py and docs/adapters.md.
+`State.resample_from_infostate(player, sampler)` is the engine's resample (interpreter/resample.py).
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ import numpy as np
 import pyspiel
 
 from ..game import Game
+from ..resample import resample
 from .chance import Node, Stepper
 from .encoding import ViewEncoder
 from .profile import AdapterError, Profile, derive, load_rules
@@ -275,6 +277,27 @@ class RulebookState(pyspiel.State):
         """The engine state at a decision point or the end (None at a chance node)."""
         return self._node.state
 
+    # ------------------------------------------------------------------ hidden information
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "RulebookState":
+        """A state `player_id` cannot tell from this one (OpenSpiel's ResampleFromInfostate), drawn
+        by the engine's resample (interpreter/resample.py): the pieces hidden from that player are
+        swapped among places that look alike to them, hidden dice are rolled again, and the
+        random future is drawn anew. `probability_sampler`: a callable giving floats in [0, 1)
+        (e.g. pyspiel.UniformProbabilitySampler(0., 1.)) or a random.Random; every random
+        choice of the resample comes from it. The player's information state and observation
+        strings are unchanged; what others hold differs. At a decision point or the end only."""
+        node = self._node
+        if node.is_chance:
+            raise AdapterError("resample_from_infostate needs a decision point or the end, not a chance node")
+        if not 0 <= int(player_id) < self._config.profile.players:
+            raise AdapterError(f"player {player_id} is not one of 0..{self._config.profile.players - 1}")
+        rng = probability_sampler if isinstance(probability_sampler, random.Random) \
+            else _SamplerRandom(probability_sampler)
+        world, _ = resample(node.state, int(player_id), rng)
+        state = self.clone()
+        state._node = Node(world)
+        return state
+
 
 
 class ViewObserver:
@@ -310,6 +333,29 @@ class ViewObserver:
             own = [option for p, option in node.step if p == player]
             text += f"\nchance after my decision {own}" if own else "\nchance"
         return f"P{player + 1}\n{text}"
+
+
+class _SamplerRandom(random.Random):
+    """random.Random whose every draw comes from a sampler of floats in [0, 1)."""
+
+    def __init__(self, sampler: Any):
+        if not callable(sampler):
+            raise AdapterError("probability_sampler must be a callable giving floats in [0, 1) or a random.Random")
+        self._sampler = sampler
+        super().__init__(0)
+
+    def random(self) -> float:
+        x = float(self._sampler())
+        if not 0.0 <= x < 1.0:
+            raise AdapterError(f"probability_sampler gave {x}, not a number in [0, 1)")
+        return x
+
+    def getrandbits(self, k: int) -> int:
+        out, bits = 0, 0
+        while bits < k:
+            out = (out << 32) | int(self.random() * 4294967296.0)
+            bits += 32
+        return out >> (bits - k)
 
 
 def _seen_node(node: Node) -> Node | None:

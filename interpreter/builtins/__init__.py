@@ -15,6 +15,7 @@ import pkgutil
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
+from .. import budget as _budget
 from ..budget import charge
 from ..errors import RuleRuntimeError
 from ..values import Family, ZoneRef
@@ -50,12 +51,16 @@ def builtin(name: str | None = None, min_args: int = 0, max_args: int | None = -
 
 
 def items(S: Any, value: Any) -> list:
-    """A zone, a family, a list or a tuple as a list of its elements."""
+    """A zone, a family, a list or a tuple as a list of its elements (a list or a zone counted
+    as work, as budget.charge does: inlined, this runs for every collection read)."""
     t = type(value)
-    if t is list:
-        return charge(value)
-    if t is ZoneRef:
-        return charge(S.zones[value])
+    if t is list or t is ZoneRef:
+        seq = value if t is list else S.zones[value]
+        m = _budget.METER
+        m.work += len(seq)
+        if m.work > m.limits.work:
+            return charge([])  # past the limit: charge raises the error
+        return seq
     if t is tuple:
         return list(value)
     if t is Family:

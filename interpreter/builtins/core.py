@@ -63,8 +63,7 @@ def _extreme(S, xs, f, default, pick):
     seq = items(S, xs)
     if not seq:
         return default
-    key = _key(f)
-    return pick(key(x) for x in seq)
+    return pick(seq) if f is None else pick(map(f, seq))
 
 
 @builtin(min_args=1, max_args=2, kwargs=("default",))
@@ -130,8 +129,18 @@ def map_(S, xs, f):
 @builtin(min_args=1, max_args=2, kwargs=("desc",))
 def sort(S, xs, f=None, desc=False):
     """sort(xs, f?, desc=false): stable sort by f (lists compare element by element)."""
-    key = _key(f)
-    return sorted(items(S, xs), key=lambda x: _sortable(key(x)), reverse=bool(desc))
+    seq = items(S, xs)
+    keys = seq if f is None else [f(x) for x in seq]  # f once per element, in order, as before
+    for k in keys:
+        if type(k) not in _SCALARS:
+            order = sorted(range(len(seq)), key=lambda i: _sortable(keys[i]), reverse=bool(desc))
+            break
+    else:  # numbers or texts only: _sortable would wrap every key alike, as (1, key)
+        order = sorted(range(len(seq)), key=keys.__getitem__, reverse=bool(desc))
+    return [seq[i] for i in order]
+
+
+_SCALARS = frozenset({int, float, bool, str, Piece, Player})
 
 
 @builtin(min_args=2)
@@ -181,7 +190,8 @@ def unique(S, xs):
     """unique(xs): elements in first-seen order, without repeats."""
     seen, out = set(), []
     for x in items(S, xs):
-        k = _frozen(x)
+        t = type(x)
+        k = _frozen(x) if t is list or t is tuple or t is dict else x
         if k not in seen:
             seen.add(k)
             out.append(x)
@@ -425,7 +435,7 @@ def grid_cells(S, zone):
 @builtin(min_args=1)
 def shape(S, piece):
     """shape(piece): the cells a piece covers, relative to where it is put."""
-    return S.shape_of(piece)
+    return list(S.shape_of(piece))
 
 
 # ------------------------------------------------------------------ randomness

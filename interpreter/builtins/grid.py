@@ -7,6 +7,8 @@ of cell pairs `[[a, b], …]` that count as adjacent although they are not ortho
 """
 from __future__ import annotations
 
+import itertools
+from operator import itemgetter
 from typing import Any, Iterable
 
 from ..errors import RuleRuntimeError
@@ -14,6 +16,7 @@ from ..values import ZoneRef
 from . import builtin
 
 _ORTHO = ((1, 0), (-1, 0), (0, 1), (0, -1))
+_ROW_MAJOR = itemgetter(1, 0)  # sort cells by row, then column
 
 
 def _cell(c: Any) -> tuple:
@@ -226,21 +229,18 @@ class _Window:
     __slots__ = ("x0", "y0", "w", "h", "full", "not_col0", "not_last", "links", "free", "occ",
                  "_dead")
 
-    def __init__(self, x0: int, y0: int, w: int, h: int, g: dict, blocked: set, links: list):
+    def __init__(self, x0: int, y0: int, w: int, h: int, occ: int, blocked: Iterable, links: list):
+        """`occ`: the occupied cells inside the window, as a mask."""
         self.x0, self.y0, self.w, self.h = x0, y0, w, h
-        n = w * h
-        self.full = (1 << n) - 1
-        col0 = 0
-        for y in range(h):
-            col0 |= 1 << (y * w)
-        self.not_col0 = self.full & ~col0
-        self.not_last = self.full & ~(col0 << (w - 1))
-        occ = blk = 0
-        for x, y in g:
-            x -= x0
-            y -= y0
-            if 0 <= x < w and 0 <= y < h:
-                occ |= 1 << (y * w + x)
+        geometry = _GEOMETRY.get((w, h))
+        if geometry is None:
+            full = (1 << (w * h)) - 1
+            col0 = 0
+            for y in range(h):
+                col0 |= 1 << (y * w)
+            geometry = _GEOMETRY[(w, h)] = (full, full & ~col0, full & ~(col0 << (w - 1)))
+        self.full, self.not_col0, self.not_last = geometry
+        blk = 0
         for x, y in blocked:
             x -= x0
             y -= y0
@@ -248,7 +248,7 @@ class _Window:
                 blk |= 1 << (y * w + x)
         self.free, self.occ = self.full & ~occ & ~blk, occ
         self.links = [(self.bit(a), self.bit(b)) for a, b in links
-                      if self.bit(a) and self.bit(b)]
+                      if self.bit(a) and self.bit(b)] if links else ()
         self._dead = None
 
     def bit(self, c: tuple) -> int:
@@ -290,7 +290,10 @@ class _Window:
         return self._dead
 
 
-def _fillable_filter(out: list, shape: list, g: dict, blocked: set, links: list, box: tuple,
+_GEOMETRY: dict = {}      # (w, h) -> (all cells, all but column 0, all but the last column)
+
+
+def _fillable_filter(out: list, shape: Any, g: dict, blocked: frozenset, pairs: list, box: tuple,
                      w: int, h: int) -> list:
     """Keep the anchors after which some w × h window holding everything (`box`: the bounding
     box so far) can still be filled: every empty unblocked cell in it joined, through empty
@@ -299,14 +302,23 @@ def _fillable_filter(out: list, shape: list, g: dict, blocked: set, links: list,
         return out
     bx0, by0, bx1, by1 = box
     windows = {}
-    pairs = [(_cell(a), _cell(b)) for a, b in links] if links else []
     sx0 = min(d[0] for d in shape)
     sx1 = max(d[0] for d in shape)
     sy0 = min(d[1] for d in shape)
     sy1 = max(d[1] for d in shape)
+    # Every window below holds the box, hence every occupied cell and the covered ones: a cell's
+    # bit in the window at (x0, y0) is its bit on a board of row length w from (ox, oy), shifted
+    # right by (y0 - oy) * w + x0 - ox.
+    ox = min(bx0, min(a[0] for a in out) + sx0) - w     # left of (above) every window
+    oy = min(by0, min(a[1] for a in out) + sy0) - h
+    occ_all = 0
+    for x, y in g:
+        occ_all |= 1 << ((y - oy) * w + x - ox)
     kept = []
     for ax, ay in out:
-        covered = [(ax + dx, ay + dy) for dx, dy in shape]
+        cover_all = 0
+        for dx, dy in shape:
+            cover_all |= 1 << ((ay + dy - oy) * w + ax + dx - ox)
         cx0 = ax + sx0 if ax + sx0 < bx0 else bx0
         cx1 = ax + sx1 if ax + sx1 > bx1 else bx1
         cy0 = ay + sy0 if ay + sy0 < by0 else by0
@@ -314,15 +326,13 @@ def _fillable_filter(out: list, shape: list, g: dict, blocked: set, links: list,
         ok = False
         for x0 in range(cx1 - w + 1, cx0 + 1):
             for y0 in range(cy1 - h + 1, cy0 + 1):
-                win = windows.get((x0, y0))
+                shift = (y0 - oy) * w + x0 - ox
+                win = windows.get(shift)
                 if win is None:
-                    win = windows[(x0, y0)] = _Window(x0, y0, w, h, g, blocked, pairs)
+                    win = windows[shift] = _Window(x0, y0, w, h, occ_all >> shift, blocked, pairs)
                 dead = win.dead_groups()
                 if dead:
-                    touched = 0
-                    for c in covered:
-                        touched |= win.bit(c)
-                    touched = win.expand(touched)
+                    touched = win.expand(cover_all >> shift)
                     if any(not (grp & touched) for grp in dead):
                         continue
                 ok = True
@@ -332,6 +342,37 @@ def _fillable_filter(out: list, shape: list, g: dict, blocked: set, links: list,
         if ok:
             kept.append((ax, ay))
     return kept
+
+
+_RECENT: list = []        # the last few (arguments, _placement_args of them): a rule asks about
+# one city with the same blocked cells and links for every tile
+_PARSED: dict = {}        # the same, by content: one number for the same arguments
+_SERIAL = itertools.count()
+_ANSWERS: dict = {}       # grid_placements by (its arguments' number, cells, shape, bounds, fillable)
+_ANSWERS_LIMIT = 20000
+
+
+def _placement_args(blocked: Any, links: Any, include: Any, start: Any) -> tuple:
+    """(blocked cells, link map, link pairs, include cells, start cells, a number naming them)
+    of grid_placements."""
+    args = (blocked, links, include, start)
+    for recent, parsed in _RECENT:
+        if recent == args:
+            return parsed
+    blocked_set = frozenset(_cells(blocked))
+    lmap = _link_map(links)
+    pairs = [(_cell(a), _cell(b)) for a, b in links] if links else []
+    include_cells = _cells(include)
+    start_cells = _cells(start if start is not None else [(0, 0)])
+    content = (blocked_set, tuple(pairs), tuple(include_cells), tuple(start_cells))
+    parsed = _PARSED.get(content)
+    if parsed is None:
+        if len(_PARSED) >= 1000:
+            _PARSED.clear()
+        parsed = _PARSED[content] = (blocked_set, lmap, pairs, include_cells, start_cells, next(_SERIAL))
+    _RECENT.insert(0, (args, parsed))
+    del _RECENT[4:]
+    return parsed
 
 
 @builtin(min_args=2, kwargs=("max_width", "max_height", "blocked", "links", "include", "start",
@@ -347,27 +388,39 @@ def grid_placements(S, zone, piece, max_width=None, max_height=None, blocked=Non
     so that the window can still be filled completely (always true without blocked cells)."""
     g = _grid(S, zone)
     shape = S.shape_of(piece)
-    blocked_set = set(_cells(blocked)) if blocked else set()
-    lmap = _link_map(links)
+    parsed = _placement_args(blocked, links, include, start)
+    # a rule asks again for the same tile before the grid changes (the answer reads only which
+    # cells are covered)
+    key = (parsed[5], frozenset(g), shape, max_width, max_height, bool(fillable))
+    out = _ANSWERS.get(key)
+    if out is None:
+        if len(_ANSWERS) >= _ANSWERS_LIMIT:
+            _ANSWERS.clear()
+        out = _ANSWERS[key] = _placements(g, shape, max_width, max_height, parsed, fillable)
+    return list(out)
+
+
+def _placements(g: dict, shape: tuple, max_width: Any, max_height: Any, parsed: tuple,
+                fillable: Any) -> list:
+    blocked_set, lmap, pairs, include_cells, start_cells, _ = parsed
     base = list(g)
-    if include:
-        base += _cells(include)
+    if include_cells:
+        base += include_cells
     if g:
         targets = set()
-        add = targets.add
-        for c in g:
-            x, y = c
-            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-                if n not in g and n not in blocked_set:
-                    add(n)
-            extra = lmap.get(c) if lmap else None
-            if extra:
-                for n in extra:
-                    if n not in g and n not in blocked_set:
-                        add(n)
+        grow = targets.update
+        for x, y in g:
+            grow(((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)))
+        if lmap:
+            for c in g:
+                extra = lmap.get(c)
+                if extra:
+                    grow(extra)
+        targets.difference_update(g)
+        if blocked_set:
+            targets -= blocked_set
     else:
-        targets = {c for c in _cells(start if start is not None else [(0, 0)])
-                   if c not in blocked_set}
+        targets = {c for c in start_cells if c not in blocked_set}
     # The anchor's x (y) range that keeps the bounding box within max_width (max_height).
     sx = [d[0] for d in shape]
     sy = [d[1] for d in shape]
@@ -417,8 +470,8 @@ def grid_placements(S, zone, piece, max_width=None, max_height=None, blocked=Non
             if ok:
                 out.append((ax, ay))
     if fillable and blocked_set and max_width is not None and max_height is not None and out:
-        out = _fillable_filter(out, shape, g, blocked_set, links, box, max_width, max_height)
-    out.sort(key=lambda c: (c[1], c[0]))
+        out = _fillable_filter(out, shape, g, blocked_set, pairs, box, max_width, max_height)
+    out.sort(key=_ROW_MAJOR)
     return out
 
 

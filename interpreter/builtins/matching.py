@@ -23,16 +23,23 @@ def _key(value: Any) -> Any:
     return value
 
 
-def _maximum_matching(S: Any, xs: Any, f: Callable) -> tuple[list, list]:
-    """The elements and, for each, its option in one maximum matching (or None)."""
+def _maximum_matching(S: Any, xs: Any, f: Callable, every: bool = False) -> tuple[list, list]:
+    """The elements and, for each, its option in one maximum matching (or None). `every`: stop
+    at the first element left without an option (an element that finds no augmenting path at
+    its turn is in no maximum matching found later either)."""
     elements = list(items(S, xs))
-    options = [list(items(S, f(x))) for x in elements]
+    options = []
+    for x in elements:
+        keyed = []
+        for option in items(S, f(x)):
+            t = type(option)
+            keyed.append((_key(option) if t is list or t is dict else option, option))
+        options.append(keyed)
     holder: dict = {}          # option key -> index of the element holding it
     chosen: list = [None] * len(elements)
 
     def augment(i: int, visited: set) -> bool:
-        for option in options[i]:
-            k = _key(option)
+        for k, option in options[i]:
             if k in visited:
                 continue
             visited.add(k)
@@ -44,7 +51,8 @@ def _maximum_matching(S: Any, xs: Any, f: Callable) -> tuple[list, list]:
         return False
 
     for i in range(len(elements)):
-        augment(i, set())
+        if not augment(i, set()) and every:
+            break
     return elements, chosen
 
 
@@ -58,5 +66,5 @@ def matching(S, xs, f):
 @builtin(min_args=2)
 def assignable(S, xs, f):
     """assignable(xs, x => options): true when every element can get an option of its own list, no option going to two elements (true for no elements)."""
-    elements, chosen = _maximum_matching(S, xs, f)
+    elements, chosen = _maximum_matching(S, xs, f, every=True)
     return all(o is not None for o in chosen)

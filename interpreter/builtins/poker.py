@@ -31,7 +31,8 @@ CONDITIONS = ("groups", "straight", "flush", "rainbow")
 TIEBREAKS = ("groups", "high_cards", "top")
 ROW_KEYS = frozenset(CONDITIONS) | {"tiebreak", "id", "label", "labels", "description"}
 
-_compiled: dict[int, tuple[Any, list]] = {}
+_compiled: dict[int, tuple[Any, list, dict]] = {}  # id(table) -> (table, rows, answers by hand)
+_ANSWERS_LIMIT = 50000
 
 
 def check_table(table: Any) -> list[str]:
@@ -60,23 +61,37 @@ def check_table(table: Any) -> list[str]:
     return problems
 
 
-def _compile(table: Any) -> list:
-    """Rows as tuples (groups sorted high first, straight, flush, rainbow, tiebreak, id)."""
+def _compile(table: Any) -> tuple:
+    """(rows as tuples (groups sorted high first, straight, flush, rainbow, tiebreak, id),
+    a table of answers already worked out, by hand)."""
     hit = _compiled.get(id(table))
     if hit is not None and hit[0] is table:
-        return hit[1]
+        return hit[1], hit[2]
     problems = check_table(table)
     if problems:
         raise RuleRuntimeError("hand ranking table: " + "; ".join(problems))
     rows = [(tuple(sorted(r.get("groups") or (), reverse=True)), r.get("straight"), r.get("flush"),
              r.get("rainbow"), r.get("tiebreak", "groups"), r.get("id")) for r in table]
-    _compiled[id(table)] = (table, rows)
-    return rows
+    _compiled[id(table)] = (table, rows, {})
+    return rows, _compiled[id(table)][2]
 
 
 def evaluate(values: Sequence[int], suits: Sequence[Any], table: Any) -> tuple[int, list]:
     """(row index, key) of the hand given as parallel value and suit lists; row -1 if none."""
-    rows = _compile(table)
+    rows, answers = _compile(table)
+    try:                        # the answer depends on the values and the number of suits only
+        hand = (tuple(sorted(values)), len(set(suits)))
+    except TypeError:           # a suit that cannot be a set's element: work it out
+        return _evaluate(values, suits, rows)
+    hit = answers.get(hand)
+    if hit is None:
+        if len(answers) >= _ANSWERS_LIMIT:
+            answers.clear()
+        hit = answers[hand] = _evaluate(values, suits, rows)
+    return hit[0], list(hit[1])
+
+
+def _evaluate(values: Sequence[int], suits: Sequence[Any], rows: list) -> tuple[int, list]:
     n = len(values)
     counts = Counter(values)
     sizes = sorted(counts.values(), reverse=True)

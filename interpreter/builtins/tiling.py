@@ -14,7 +14,6 @@ be joined to the pieces through empty cells, so that it can be filled at the end
 """
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
 from ..errors import RuleRuntimeError
@@ -30,112 +29,214 @@ def _shape(s: Any) -> tuple:
     return tuple((x - x0, y - y0) for x, y in cells)   # its first cell (row-major) at (0, 0)
 
 
-def _neighbours(c: tuple, lmap: dict) -> list:
-    x, y = c
-    out = [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)]
-    extra = lmap.get(c)
-    if extra:
-        out.extend(extra)
+_GEOMETRY: dict = {}      # (w, h) -> (all cells, all but column 0, all but the last column)
+
+
+class _Board:
+    """One w × h window of the grid as bit masks (bit (y - y0) * w + (x - x0)): neighbours by
+    shifts, so that a flood or a ring of distances is a few integer operations."""
+
+    __slots__ = ("x0", "y0", "w", "h", "full", "not_col0", "not_last", "links")
+
+    def __init__(self, x0: int, y0: int, w: int, h: int, pairs: list):
+        self.x0, self.y0, self.w, self.h = x0, y0, w, h
+        geometry = _GEOMETRY.get((w, h))
+        if geometry is None:
+            full = (1 << (w * h)) - 1
+            col0 = 0
+            for y in range(h):
+                col0 |= 1 << (y * w)
+            geometry = _GEOMETRY[(w, h)] = (full, full & ~col0, full & ~(col0 << (w - 1)))
+        self.full, self.not_col0, self.not_last = geometry
+        links = []
+        for p, q in pairs:
+            a, b = self.bit(p), self.bit(q)
+            if a and b and a != b:
+                links.append((a, b))
+        self.links = links
+
+    def bit(self, c: tuple) -> int:
+        x, y = c[0] - self.x0, c[1] - self.y0
+        if 0 <= x < self.w and 0 <= y < self.h:
+            return 1 << (y * self.w + x)
+        return 0
+
+    def mask(self, cells) -> int:
+        x0, y0, w, h = self.x0, self.y0, self.w, self.h
+        m = 0
+        for x, y in cells:
+            x -= x0
+            y -= y0
+            if 0 <= x < w and 0 <= y < h:
+                m |= 1 << (y * w + x)
+        return m
+
+    def expand(self, r: int) -> int:
+        """r and every cell next to (or linked to) a cell of r."""
+        w = self.w
+        out = r | ((r << 1) & self.not_col0) | ((r >> 1) & self.not_last) | ((r << w) & self.full) | (r >> w)
+        if not self.links:
+            return out
+        for a, b in self.links:
+            if r & a:
+                out |= b
+            if r & b:
+                out |= a
+        return out
+
+    def rings(self, sources: int, free: int) -> list:
+        """The free cells 1, 2, 3, … steps from the sources through free cells, as masks."""
+        out = []
+        seen = frontier = sources
+        if self.links:
+            while True:
+                frontier = self.expand(frontier) & free & ~seen
+                if not frontier:
+                    return out
+                out.append(frontier)
+                seen |= frontier
+        w, full, not_col0, not_last = self.w, self.full, self.not_col0, self.not_last
+        while True:  # expand() inlined: no links
+            r = frontier
+            frontier = (((r << 1) & not_col0) | ((r >> 1) & not_last) | ((r << w) & full) | (r >> w)) \
+                & free & ~seen
+            if not frontier:
+                return out
+            out.append(frontier)
+            seen |= frontier
+
+
+_PLACEMENTS: dict = {}    # (w, h, shape) -> _placements
+
+
+def _placements(w: int, h: int, shape: tuple) -> list:
+    """[(anchor x, anchor y, covered cells as a mask)] of a shape inside a w × h window."""
+    key = (w, h, shape)
+    out = _PLACEMENTS.get(key)
+    if out is None:
+        out = []
+        for ax in range(w):
+            for ay in range(h):
+                cover = 0
+                for dx, dy in shape:
+                    x, y = ax + dx, ay + dy
+                    if not (0 <= x < w and 0 <= y < h):
+                        break
+                    cover |= 1 << (y * w + x)
+                else:
+                    out.append((ax, ay, cover))
+        if len(_PLACEMENTS) < 1000:
+            _PLACEMENTS[key] = out
     return out
 
 
-def _distances(sources: set, free: set, lmap: dict) -> dict:
-    """Steps from the sources to each free cell through free cells (1 = touching a source)."""
-    dist: dict = {}
-    todo: deque = deque()
-    for s in sources:
-        for n in _neighbours(s, lmap):
-            if n in free and n not in dist:
-                dist[n] = 1
-                todo.append(n)
-    while todo:
-        c = todo.popleft()
-        for n in _neighbours(c, lmap):
-            if n in free and n not in dist:
-                dist[n] = dist[c] + 1
-                todo.append(n)
-    return dist
+def _first_ring(rings: list, cover: int) -> int:
+    """Index of the first ring touching `cover` (steps - 1), or len(rings)."""
+    for i, ring in enumerate(rings):
+        if ring & cover:
+            return i
+    return len(rings)
 
 
 class _Search:
     """Places the larger pieces, in arrival order, on the free cells of one window. A piece may
     have several possible shapes (not known before it arrives): each gets its own place, and the
-    places of different pieces never overlap, so that every combination fits."""
+    places of different pieces never overlap, so that every combination fits. Places and sets of
+    cells are bit masks of the window (_Board)."""
 
-    def __init__(self, free: set, occupied: set, big: list, lmap: dict, paths: bool = True):
+    def __init__(self, board: _Board, free: int, occupied: int, big: list, paths: bool = True):
+        self.board = board
         self.free = free
         self.occupied = occupied
         # the single pieces arriving before the last larger piece need room outside their places
         self.early_singles = big[-1][1] if big else 0
         # [(possible shapes, single pieces arriving before it that may build a path to it)]
         self.big = big if paths else [(shapes, 0) for shapes, _ in big]
-        self.lmap = lmap
-        self.from_pieces = _distances(occupied, free, lmap)
-        self.between: dict = {}         # cell -> distances from that cell, through free cells
-        self.spots: dict = {}           # shape -> [(cost from the pieces, cells)], cheapest first
+        self.from_pieces = board.rings(occupied, free)
+        self.near: dict = {}            # places (a mask) -> rings of distances from them
+        self.spots: dict = {}           # shape -> [(cost from the pieces, x, y, cells)], cheapest first
 
-    def _room_for_early_singles(self, places: frozenset) -> bool:
+    def reaches_every_free_cell(self) -> bool:
+        reached = 0
+        for ring in self.from_pieces:
+            reached |= ring
+        return reached == self.free
+
+    def _room_for_early_singles(self, places: int) -> bool:
         """The single pieces arriving before the larger ones are put first, each touching a piece,
         on cells none of the larger pieces' places may need."""
         if not self.early_singles:
             return True
-        rest = self.free - places
-        return len(_distances(self.occupied, rest, self.lmap)) >= self.early_singles
-
-    def _from(self, cell: tuple) -> dict:
-        d = self.between.get(cell)
-        if d is None:
-            d = self.between[cell] = _distances({cell}, self.free, self.lmap)
-        return d
+        reached = 0
+        for ring in self.board.rings(self.occupied, self.free & ~places):
+            reached |= ring
+        return reached.bit_count() >= self.early_singles
 
     def _spots(self, shape: tuple) -> list:
         out = self.spots.get(shape)
         if out is None:
+            taken, rings = ~self.free, self.from_pieces
             out = []
-            for ax, ay in self.free:
-                cover = tuple((ax + dx, ay + dy) for dx, dy in shape)
-                if all(c in self.free for c in cover):
-                    out.append((min(self.from_pieces[c] for c in cover) - 1, cover))
-            out.sort(key=lambda e: (e[0], e[1]))
+            for x, y, cover in _placements(self.board.w, self.board.h, shape):
+                if cover & taken:
+                    continue
+                d = 0                   # _first_ring, inlined
+                for ring in rings:
+                    if ring & cover:
+                        break
+                    d += 1
+                out.append((d, x, y, cover))
+            out.sort()                  # by cost, then by anchor (x, then y)
             self.spots[shape] = out
         return out
 
-    def _cost(self, base: int, cover: tuple, sure: list) -> int:
+    def _cost(self, base: int, cover: int, sure: int) -> int:
         """Single pieces needed to join `cover` to the pieces, or to a place of an earlier piece
-        whose shape is known (`sure`)."""
-        best = base
-        for slot in sure:
-            for a in slot:
-                da = self._from(a)
-                for c in cover:
-                    d = da.get(c)
-                    if d is not None and d - 1 < best:
-                        best = d - 1
-        return best
+        whose shape is known (`sure`: those places)."""
+        if not sure:
+            return base
+        rings = self.near.get(sure)
+        if rings is None:
+            rings = self.near[sure] = self.board.rings(sure, self.free)
+        d = _first_ring(rings, cover)
+        return d if d < base else base
 
-    def run(self, k: int = 0, a: int = 0, used: frozenset = frozenset(), mine: frozenset = frozenset(),
-            sure: tuple = (), spent: int = 0) -> bool:
+    def run(self, k: int = 0, a: int = 0, used: int = 0, mine: int = 0, sure: int = 0,
+            spent: int = 0) -> bool:
         if k == len(self.big):
             return self._room_for_early_singles(used)
         shapes, budget = self.big[k]
         if a == len(shapes):            # every possible shape of piece k has its place
-            return self.run(k + 1, 0, used | mine, frozenset(), sure, spent)
-        for base, cover in self._spots(shapes[a]):
+            return self.run(k + 1, 0, used | mine, 0, sure, spent)
+        for base, _, _, cover in self._spots(shapes[a]):
             if spent + base > budget and not sure:
                 break                   # the spots are sorted by cost
-            if any(c in used for c in cover):
+            if cover & used:
                 continue
-            cost = spent + self._cost(base, cover, list(sure))
+            cost = spent + self._cost(base, cover, sure)
             if cost > budget:
                 continue
-            known = sure + (cover,) if len(shapes) == 1 else sure
-            if self.run(k, a + 1, used, mine.union(cover), known, cost):
+            known = sure | cover if len(shapes) == 1 else sure
+            if self.run(k, a + 1, used, mine | cover, known, cost):
                 return True
         return False
 
 
+_PIECES: dict = {}        # _piece by the entry's text
+
+
 def _piece(entry: Any) -> tuple:
     """A piece to come: its possible shapes (a shape, or a list of shapes)."""
+    text = repr(entry)
+    out = _PIECES.get(text)
+    if out is None:
+        out = _parse_piece(entry)
+        if len(_PIECES) < 1000:
+            _PIECES[text] = out
+    return out
+
+
+def _parse_piece(entry: Any) -> tuple:
     items = list(entry)
     if items and isinstance(items[0], (list, tuple)) and items[0] and isinstance(items[0][0], (list, tuple)):
         return tuple(sorted({_shape(s) for s in items}))
@@ -144,31 +245,72 @@ def _piece(entry: Any) -> tuple:
 
 _MEMO: dict = {}          # answers by question: a rule asks the same one for several options
 _MEMO_LIMIT = 20000
+_QUESTIONS: dict = {}     # the question's fixed part (_question) -> a small number naming it
+_PARSED: list = []        # by that number: the arguments of _completable but the occupied cells
+_RECENT: list = []        # the last few [arguments, their _question number]: a rule asks about
+# one window with the same pieces to come for every spot of a tile
 
 
 def completable(occupied: set, shapes: list, w: int, h: int, blocked: set, include: list,
                 links: Any = None, paths: bool = True) -> bool:
     """Plain-Python core of grid_completable (see there)."""
-    shapes_key = repr(shapes)
-    key = (frozenset(occupied), shapes_key, w, h, frozenset(blocked), repr(include), repr(links),
-           paths)
+    args = (shapes, w, h, blocked, include, links, paths)
+    for recent in _RECENT:
+        if recent[0] == args:
+            qid = recent[1]
+            break
+    else:
+        qid = _question(shapes, w, h, blocked, include, links, paths)
+        _RECENT.insert(0, (args, qid))
+        del _RECENT[4:]
+    key = (frozenset(occupied), qid)
     hit = _MEMO.get(key)
     if hit is None:
         if len(_MEMO) >= _MEMO_LIMIT:
             _MEMO.clear()
-            _PIECES.clear()
-        pieces = _PIECES.get(shapes_key)
-        if pieces is None:      # the same pieces are asked about for every spot of a tile
-            pieces = _PIECES[shapes_key] = [_piece(e) for e in shapes]
-        hit = _MEMO[key] = _completable(occupied, pieces, w, h, blocked, include, links, paths)
+        hit = _MEMO[key] = _completable(occupied, *_PARSED[qid])
     return hit
 
 
-_PIECES: dict = {}        # parsed pieces to come, by their text
+def _shapes_key(shapes: Any) -> Any:
+    """A dictionary key for the pieces to come: lists made tuples, all the way down (a list and
+    a tuple of the same things are parsed alike), or their text when that is not hashable."""
+    key = _tuples(shapes)
+    try:
+        hash(key)
+    except TypeError:
+        return repr(shapes)
+    return key
 
 
-def _completable(occupied: set, pieces: list, w: int, h: int, blocked: set, include: list,
-                 links: Any, paths: bool) -> bool:
+def _tuples(v: Any) -> Any:
+    if type(v) is list:
+        return tuple([_tuples(x) if type(x) is list else x for x in v])
+    return v
+
+
+def _question(shapes: list, w: int, h: int, blocked: Any, include: Any, links: Any,
+              paths: bool) -> int:
+    """Number the fixed part of a question (pieces to come, window, blocked, included and linked
+    cells), parsing it once."""
+    fixed = (_shapes_key(shapes), w, h, frozenset(_cells(blocked)), tuple(_cells(include)),
+             repr(links), paths)
+    qid = _QUESTIONS.get(fixed)
+    if qid is None:
+        parsed = (_plan([_piece(e) for e in shapes]), w, h, fixed[3], fixed[4],
+                  [(a, b) for a, bs in _link_map(links).items() for b in bs], paths)
+        if len(_PARSED) >= _MEMO_LIMIT:
+            _QUESTIONS.clear()
+            _PARSED.clear()
+            _MEMO.clear()
+            _RECENT.clear()
+        qid = _QUESTIONS[fixed] = len(_PARSED)
+        _PARSED.append(parsed)
+    return qid
+
+
+def _plan(pieces: list) -> tuple:
+    """(cells the pieces cover, [(possible shapes, singles before it)] of the larger pieces)."""
     need = 0
     big, singles = [], 0
     for p in pieces:
@@ -180,21 +322,41 @@ def _completable(occupied: set, pieces: list, w: int, h: int, blocked: set, incl
             singles += 1
         else:
             big.append((p, singles))
+    return need, big
+
+
+def _completable(occupied: set, plan: tuple, w: int, h: int, blocked: frozenset, include: tuple,
+                 pairs: list, paths: bool) -> bool:
+    need, big = plan
     base = list(occupied) + list(include)
     if not base:
         return False
-    lmap = _link_map(links)
     xs = [c[0] for c in base]
     ys = [c[1] for c in base]
     bx0, bx1, by0, by1 = min(xs), max(xs), min(ys), max(ys)
-    for x0 in range(bx1 - w + 1, bx0 + 1):
-        for y0 in range(by1 - h + 1, by0 + 1):
-            free = {(x, y) for x in range(x0, x0 + w) for y in range(y0, y0 + h)
-                    if (x, y) not in occupied and (x, y) not in blocked}
-            if len(free) != need:
+    blocked = [c for c in blocked if c not in occupied]
+    room = w * h - len(occupied)        # every occupied cell is inside every window below
+    # so a cell's bit in the window at (x0, y0) is its bit on a board of row length w from the
+    # first window's corner (X, Y), shifted right by (y0 - Y) * w + x0 - X
+    if bx1 - bx0 >= w or by1 - by0 >= h:
+        return False                    # no window holds them all
+    X, Y = bx1 - w + 1, by1 - h + 1
+    occ_all = 0
+    for x, y in occupied:
+        occ_all |= 1 << ((y - Y) * w + x - X)
+    for x0 in range(X, bx0 + 1):
+        for y0 in range(Y, by0 + 1):
+            if blocked:
+                inside = [c for c in blocked if x0 <= c[0] < x0 + w and y0 <= c[1] < y0 + h]
+                if room - len(inside) != need:
+                    continue
+            elif room != need:
                 continue
-            search = _Search(free, occupied, big, lmap, paths)
-            if len(search.from_pieces) < len(free):      # a free cell no piece can ever reach
+            board = _Board(x0, y0, w, h, pairs)
+            occ = occ_all >> ((y0 - Y) * w + x0 - X)
+            free = board.full & ~occ & ~board.mask(inside) if blocked else board.full & ~occ
+            search = _Search(board, free, occ, big, paths)
+            if not search.reaches_every_free_cell():     # a free cell no piece can ever reach
                 continue
             if search.run():
                 return True
@@ -210,5 +372,5 @@ def grid_completable(S, zone, shapes, max_width=None, max_height=None, blocked=N
         raise RuleRuntimeError("grid_completable needs max_width= and max_height=")
     taken = set(_grid(S, zone))
     taken.update(_cells(occupied))
-    return completable(taken, list(shapes), int(max_width), int(max_height),
-                       set(_cells(blocked)), _cells(include), links, bool(paths))
+    return completable(taken, shapes, int(max_width), int(max_height), blocked, include, links,
+                       bool(paths))

@@ -34,7 +34,7 @@ EXAMPLES = _examples()
 
 
 def test_the_guide_has_its_examples():
-    assert len(EXAMPLES) == 4  # CFR on Kuhn, the declared type, a rollout, a training loop
+    assert len(EXAMPLES) == 5  # CFR on Kuhn, the declared type, resampling, a rollout, a training loop
 
 
 @pytest.mark.parametrize("code,output", EXAMPLES)

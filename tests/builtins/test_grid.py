@@ -240,3 +240,17 @@ def test_grid_completable_reads_the_zone_and_a_considered_placement(board):
                                    occupied=[(1, 0)])
     with pytest.raises(RuleRuntimeError):
         tiling.grid_completable(S, zone, [[(0, 0)]])
+
+
+def test_placements_follow_the_grid_when_asked_again(board):
+    # the same question before and after a tile is put: the answer is about the grid of now
+    S, zone, put = board
+    tile = S.lay.pieces[0]
+    asked = dict(max_width=2, max_height=2, blocked=[(1, 1)])
+    put("red", (0, 0))
+    assert grid.grid_placements(S, zone, tile, **asked) == [(0, -1), (-1, 0), (1, 0), (0, 1)]
+    put("red", (1, 0))
+    assert grid.grid_placements(S, zone, tile, **asked) == [(0, -1), (1, -1), (0, 1)]
+    # an answer handed out is the caller's own list
+    grid.grid_placements(S, zone, tile, **asked).clear()
+    assert grid.grid_placements(S, zone, tile, **asked) == [(0, -1), (1, -1), (0, 1)]

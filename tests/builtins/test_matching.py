@@ -44,3 +44,10 @@ def test_no_elements_and_empty_lists():
 def test_equal_list_values_are_one_option():
     table = {"a": [[0, 0]], "b": [[0, 0], [1, 0]]}
     assert matching.matching(S, ["a", "b"], opts(table)) == [["a", [0, 0]], ["b", [1, 0]]]
+
+
+def test_equal_list_options_are_one_option():
+    # cells given as lists: two takers offered only [0, 0] cannot both have it
+    table = {"a": [[0, 0]], "b": [[0, 0]], "c": [[0, 0], [1, 0]]}
+    assert matching.assignable(S, ["a", "b"], opts(table)) is False
+    assert matching.matching(S, ["a", "c"], opts(table)) == [["a", [0, 0]], ["c", [1, 0]]]

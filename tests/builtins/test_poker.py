@@ -170,3 +170,11 @@ def test_builtins_in_a_rule_file(tmp_path):
     game = load(tmp_path, GAME)
     S = game.new_game(2, {}, 1)
     assert S.vars["best"] == ["two_same", "run", "nothing", True, [1, 7, 1]]
+
+
+def test_a_hand_ranks_the_same_in_any_order_and_keys_are_fresh_lists():
+    table = [{"id": "pair", "groups": [2]}, {"id": "high"}]
+    first = evaluate([9, 4, 9, 2], ["a", "b", "c", "d"], table)
+    assert evaluate([2, 9, 4, 9], ["d", "c", "b", "a"], table) == first == (0, [2, 9, 9, 4, 2])
+    first[1].append(99)     # a caller changing its key changes nobody else's
+    assert evaluate([9, 4, 9, 2], ["a", "b", "c", "d"], table)[1] == [2, 9, 9, 4, 2]

@@ -115,3 +115,9 @@ def test_answers_to_different_pieces_on_one_grid_are_kept_apart():
         assert not completable({(1, 0)}, [H], 3, 1, set(), [(0, 0), (2, 0)])
         assert completable({(1, 0)}, [S1, S1], 3, 1, set(), [(0, 0), (2, 0)])
         assert not completable({(1, 0)}, [[H, V]], 3, 1, set(), [(0, 0), (2, 0)])
+
+
+def test_pieces_wider_or_taller_than_the_window_fit_nowhere():
+    assert not completable({(0, 0), (3, 0)}, [S1, S1], 3, 3, set(), [])     # 4 wide
+    assert not completable({(0, 0), (0, 3)}, [S1, S1], 3, 3, set(), [])     # 4 tall
+    assert not completable({(0, 0)}, [S1], 2, 2, set(), [(-2, 1)])         # include too far left

@@ -4,8 +4,11 @@ tests/engine/data/differential.json holds, for every playable rule file (entry f
 test fixtures) at every player count and a few option settings, one digest per seeded random
 game (decisions, every player's log, final state, returns, winners), recorded with the
 engine as it was before the speed work (see tools/differential.py). Every execution path the
-engine offers (the checked `apply`, and `apply_unchecked` for agents and simulations) must
-reproduce them exactly. The default run checks the first game of every configuration with
+engine offers must reproduce them exactly: the checked `apply`, `apply_unchecked` for agents and
+simulations, and the VM form of the rules (`vm_frames`: every procedure unfused, so each
+statement is one VM dispatch and every call pushes a frame, as rule coverage runs it) against
+the default form (fused runs, structured statements, procedures that never stop the game run
+as plain Python functions: compiler.link). The default run checks the first game of every configuration with
 default options; `--slow` checks all of them: 200 games per configuration with default options
 and 40 with an option moved off its default, except for configurations whose rule files changed
 on main after the speed work began (their data was made again with 3 and 1 games; remake it with
@@ -25,6 +28,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from differential import play_digest  # noqa: E402
 
+from interpreter.compiler import unfuse  # noqa: E402
 from interpreter.game import Game  # noqa: E402
 
 GOLDEN = {key: digests.split() for key, digests in
@@ -39,12 +43,23 @@ def _unchecked(S, p, i):
     S.apply_unchecked(p, i)
 
 
-PATHS = {"apply": _checked, "apply_unchecked": _unchecked}
-
-
 @lru_cache(maxsize=None)
 def _game(entry: str, variants: str) -> Game:
     return Game.load(ROOT / entry, [ROOT / v for v in variants.split(",") if v])
+
+
+@lru_cache(maxsize=None)
+def _vm_game(entry: str, variants: str) -> Game:
+    """The rules in their VM form: no fused runs, no structured statements, no plain calls."""
+    game = Game.load(ROOT / entry, [ROOT / v for v in variants.split(",") if v])
+    for proc in game.d.procs.values():
+        unfuse(proc)
+    assert not any(proc.plain for proc in game.d.procs.values())
+    return game
+
+
+PATHS = {"apply": (_game, _checked), "apply_unchecked": (_game, _unchecked),
+         "vm_frames": (_vm_game, _unchecked)}
 
 
 def _split(key: str) -> tuple[str, str, int, dict]:
@@ -54,9 +69,10 @@ def _split(key: str) -> tuple[str, str, int, dict]:
 
 def _check(key: str, path: str, seeds: range) -> None:
     entry, variants, players, opts = _split(key)
-    game = _game(entry, variants)
+    load, apply = PATHS[path]
+    game = load(entry, variants)
     for seed in seeds:
-        got = play_digest(game, players, opts, seed, PATHS[path])
+        got = play_digest(game, players, opts, seed, apply)
         assert got == GOLDEN[key][seed], f"{key} seed {seed} via {path}: the game changed"
 
 

@@ -97,6 +97,8 @@ def _entries() -> list:
     """rules/, the fixtures, and the folders in $RULEBOOK_RULES_DIRS (as tests/test_conformance.py)."""
     extra = [game_entry_files(Path(d).resolve()) for d in os.environ.get("RULEBOOK_RULES_DIRS", "").split(os.pathsep) if d]
     return (game_entry_files(ROOT / "rules") + sorted((ROOT / "tests" / "fixtures").glob("*.yaml"))
+            + sorted((ROOT / "tests" / "fixtures" / "table").glob("*.yaml"))
+            + sorted((ROOT / "tests" / "lab" / "fixtures").glob("*.yaml"))
             + [ROOT / "tests" / "fixtures" / "tutorial" / "game.yaml"] + [f for found in extra for f in found])
 
 
@@ -157,3 +159,13 @@ def test_cli_usage_and_input_errors():
     assert cli(DUEL, "--games", 0).returncode == 2
     bad = cli(DUEL, "--option", "nope=1")
     assert bad.returncode == 1 and "unknown option" in bad.stderr
+
+
+def test_cli_shows_static_warnings_then_decides_them():
+    out = cli(DUEL, "--players", 3, "--games", 2, "--variant", LEAKY / "leaky_custom_visibility.yaml")
+    assert out.returncode == 1  # the warning alone would not fail it: the audit finds the leak
+    assert out.stderr.index("[E246]") < out.stderr.index("hidden information leaks")
+    assert "(1 warning): LEAKS" in out.stdout
+    data = json.loads(cli(DUEL, "--players", 3, "--games", 1, "--json", "--variant",
+                          LEAKY / "leaky_custom_visibility.yaml").stdout)
+    assert data["static"] == [] and len(data["static_warnings"]) == 1 and "E246" in data["static_warnings"][0]
