@@ -104,6 +104,15 @@ class Scope:
         self.parent = parent
         self.names: dict[str, str] = {}  # frame locals: name -> slot in L
         self.py: dict[str, str] = {}  # generated-code variables: name -> identifier
+        self.pieces: set[str] = set()  # identifiers surely holding a Piece (they iterate a zone)
+
+    def is_piece(self, ident: str) -> bool:
+        scope = self
+        while scope is not None:
+            if ident in scope.pieces:
+                return True
+            scope = scope.parent
+        return False
 
     def lookup(self, name: str) -> str | None:
         """Python code reading `name`, or None if it is not a local."""
@@ -287,10 +296,20 @@ class ExprGen:
             return f"S.face_up({obj})"
         if name == "pos":
             return f"S.dyn['pos'].get({obj})"
+        # a piece's static value: one table per attribute (layout.AttrColumns); a value that can
+        # change: the piece's entry in S.dyn, else the static one
+        static = f"S.lay.cols[{name!r}][{obj}]"
+        piece = static
+        if name in self.game.mutable_attrs:
+            piece = f"S.dyn[{name!r}].get({obj}, {static})"
+        if obj.isidentifier() and sc.is_piece(obj):
+            return piece
+        if _CONST.match(obj) and type(self.env.get(obj)) is dict:  # a table's row
+            return f"{obj}.get({name!r})"
+        if _cheap(obj):  # a variable: read it twice rather than call a helper
+            return f"({piece} if type({obj}) is Piece else _getattr(S, {obj}, {name!r}))"
         if name in self.game.mutable_attrs:
             return f"_mut(S, {obj}, {name!r})"
-        if _cheap(obj):  # a variable: read it twice rather than call a helper
-            return f"(S.lay.static[{obj}].get({name!r}) if type({obj}) is Piece else _getattr(S, {obj}, {name!r}))"
         return f"_getattr(S, {obj}, {name!r})"
 
     def x_Index(self, n, sc):
@@ -399,6 +418,8 @@ class ExprGen:
         inner = Scope(sc)
         ident = f"_v{next(self.uniq)}"
         inner.py[n.var] = ident
+        if _zone_items(iterable):
+            inner.pieces.add(ident)
         elt = self.source(n.elt, inner)
         cond = f" if {self.source(n.cond, inner)}" if n.cond is not None else ""
         return f"[{elt} for {ident} in {_charged(iterable)}{cond}]"
@@ -420,13 +441,16 @@ class ExprGen:
             return f"(_charge({src}) if type({src}) is list else _items(S, {src}))"
         return f"_items(S, {src})"
 
-    def lambda_parts(self, node: ast.Node, sc: Scope) -> tuple[str, str] | None:
-        """(variable, body code) of a lambda argument, or None."""
+    def lambda_parts(self, node: ast.Node, sc: Scope, seq: str = "") -> tuple[str, str] | None:
+        """(variable, body code) of a lambda argument, or None. `seq`: the code of the list the
+        variable runs over, if known (a zone's contents: the variable is surely a piece)."""
         if not isinstance(node, ast.Lambda):
             return None
         inner = Scope(sc)
         ident = f"_v{next(self.uniq)}"
         inner.py[node.param] = ident
+        if _zone_items(seq):
+            inner.pieces.add(ident)
         return ident, self.source(node.body, inner)
 
     def x_BinOp(self, n, sc):
@@ -482,7 +506,13 @@ def _cheap(code: str) -> bool:
     return code.isidentifier() or (code.startswith("L[") and code.endswith("]") and code.count("[") == 1)
 
 
+_CONST = re.compile(r"_k\d+\Z")  # a constant's name (ExprGen.const)
 _VAR = re.compile(r"S\.vars\['[A-Za-z_][A-Za-z0-9_]*'\]\Z")  # a plain variable's value
+
+
+def _zone_items(seq: str) -> bool:
+    """Is `seq` (from items_source) a zone's list of pieces, uncounted or counted?"""
+    return seq.startswith(("S.zones[", "_charge(S.zones["))
 
 
 def _counted(seq: str) -> bool:
@@ -507,11 +537,10 @@ def _inline_fold(python_fn: str):
             seq = gen.items_source(args[0], sc)
             return f"len({seq})" if python_fn == "count" else f"{python_fn}({_charged(seq)})"
         if len(args) == 2:
-            parts = gen.lambda_parts(args[1], sc)
-            if parts is None:
+            if not isinstance(args[1], ast.Lambda):
                 return None
-            v, body = parts
             seq = _charged(gen.items_source(args[0], sc))
+            v, body = gen.lambda_parts(args[1], sc, seq)
             if python_fn == "count":
                 return f"sum(1 for {v} in {seq} if {body})"
             return f"{python_fn}({body} for {v} in {seq})"
@@ -520,19 +549,19 @@ def _inline_fold(python_fn: str):
 
 
 def _inline_filter(gen: ExprGen, args: list, sc: Scope) -> str | None:
-    parts = gen.lambda_parts(args[1], sc) if len(args) == 2 else None
-    if parts is None:
+    if len(args) != 2 or not isinstance(args[1], ast.Lambda):
         return None
-    v, body = parts
-    return f"[{v} for {v} in {_charged(gen.items_source(args[0], sc))} if {body}]"
+    seq = _charged(gen.items_source(args[0], sc))
+    v, body = gen.lambda_parts(args[1], sc, seq)
+    return f"[{v} for {v} in {seq} if {body}]"
 
 
 def _inline_map(gen: ExprGen, args: list, sc: Scope) -> str | None:
-    parts = gen.lambda_parts(args[1], sc) if len(args) == 2 else None
-    if parts is None:
+    if len(args) != 2 or not isinstance(args[1], ast.Lambda):
         return None
-    v, body = parts
-    return f"[{body} for {v} in {_charged(gen.items_source(args[0], sc))}]"
+    seq = _charged(gen.items_source(args[0], sc))
+    v, body = gen.lambda_parts(args[1], sc, seq)
+    return f"[{body} for {v} in {seq}]"
 
 
 def _inline_len(gen: ExprGen, args: list, sc: Scope) -> str | None:

@@ -108,6 +108,25 @@ class Layout:
     visible_key: list = field(default_factory=list)  # (component, item id, owner)
     dyn_names: list = field(default_factory=list)  # attributes that can change in a game
     singular: list = field(default_factory=list)  # no other piece has the same visible_key
+    cols: "AttrColumns" = field(init=False)  # attribute -> per piece its static value
+
+    def __post_init__(self):
+        self.cols = AttrColumns(self.static)
+
+
+class AttrColumns(dict):
+    """Attribute name -> list of every piece's static value of it (None where a piece has none),
+    built at the first read. Generated code reads `S.lay.cols['role'][piece]` where the value
+    is surely a piece (codegen): one subscript instead of a dict method call. Read only once
+    the layout is built (by rules running in a game)."""
+
+    def __init__(self, static: list):
+        super().__init__()
+        self.static = static
+
+    def __missing__(self, name: str) -> list:
+        col = self[name] = [attrs.get(name) for attrs in self.static]
+        return col
 
 
 def get_layout(game: GameDef, n: int, options: dict) -> Layout:

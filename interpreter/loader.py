@@ -18,8 +18,9 @@ from .generate import generated_items
 from .zone_use import reveal_warnings, zone_use_errors
 from .model import (Action, Board, Check, ComponentDef, Dim, Function, GameDef, ItemDef,
                     OptionDef, Proc, Scoring, StateFamily, ZoneFamily)
-from .overlay import apply_overlay, load_chain, resolve_base
-from .parser import parse_block, parse_expr
+from .loadcache import LoadCache
+from .overlay import apply_overlay, merge_chain, read_chain, resolve_base
+from .parser import memo, parse_block, parse_expr
 from .source import YMap, YSeq, load_file
 from .values import freeze
 
@@ -35,16 +36,44 @@ GRID_SIZES = ("width", "height", "max_width", "max_height")
 
 
 def load_game(path: str | Path, variants: Iterable[str | Path] = ()) -> GameDef:
-    """Load, check and compile a rule file (plus variant overlays). Raises RuleErrors."""
-    doc, files = load_document(path, variants)
-    return build_game(doc, files)
+    """Load, check and compile a rule file (plus variant overlays). Raises RuleErrors.
+
+    What an earlier load of the same bytes by the same engine established (parses, schema and
+    information-flow checks passed) is taken from interpreter.loadcache."""
+    doc, files, cache = _load_document(path, variants)
+    try:
+        with memo(cache.parses, cache.trees):
+            builder = _Builder(doc, files, flows=cache.flow_warnings is None)
+            game = builder.build()
+        if cache.flow_warnings is None:
+            cache.flow_warnings = builder.flow_warnings
+        else:  # the flow check passed on these bytes before: its warnings come last, as it runs last
+            game.warnings.extend(cache.flow_warnings)
+    finally:
+        cache.save()
+    return game
 
 
 def load_document(path: str | Path, variants: Iterable[str | Path] = ()) -> tuple[YMap, list[Path]]:
-    from .schema_check import validate
+    """The merged, schema-checked document of a rule file (plus variants) and its files."""
+    doc, files, _ = _load_document(path, variants)
+    return doc, files
+
+
+def _load_document(path: str | Path, variants: Iterable[str | Path]) -> tuple[YMap, list[Path], LoadCache]:
+    def validate(raw):
+        if not check:
+            return []
+        from .schema_check import validate
+        return validate(raw)
 
     path = Path(path)
-    doc, files, raws = load_chain(path)
+    variants = list(variants)
+    chain = read_chain(path)
+    cache = LoadCache.open([(raw.pos.file, p) for p, raw in chain] +
+                           [(str(v), Path(v).resolve()) for v in variants])
+    check = not cache.schema_ok
+    doc, files, raws = merge_chain(chain, check)
     errors: list[RulebookError] = []
     for raw in raws:
         errors.extend(validate(raw))
@@ -68,7 +97,8 @@ def load_document(path: str | Path, variants: Iterable[str | Path] = ()) -> tupl
         errors = validate(doc)
         if errors:
             raise RuleErrors(errors)
-    return doc, files
+    cache.schema_ok = True
+    return doc, files, cache
 
 
 def rules_hash(files: list[Path]) -> str:
@@ -100,6 +130,7 @@ class _Builder:
         self.compiler = Compiler(self.game)
         self.errors: list[RulebookError] = []
         self.defined: dict[str, tuple[str, Pos]] = {}
+        self.flow_warnings: list[RulebookError] = []  # warnings of the information-flow check
 
     # ------------------------------------------------------------------ helpers
     def err(self, message: str, pos: Pos, code: str = "E100") -> None:
@@ -180,6 +211,7 @@ class _Builder:
             errors, warnings = flow_findings(self.doc, self.game)
             self.errors.extend(errors)
             self.game.warnings.extend(warnings)
+            self.flow_warnings = warnings
         if self.errors:
             raise RuleErrors(self.errors)
         return self.game

@@ -182,6 +182,11 @@ def _change_list(items: list, op: str, ident: str, change: dict, path: str, pos:
 
 def load_chain(path: Path, seen: tuple = ()) -> tuple[YMap, list[Path], list[YMap]]:
     """Load a file and everything it extends: (merged document, files base-first, raw docs)."""
+    return merge_chain(read_chain(path, seen))
+
+
+def read_chain(path: Path, seen: tuple = ()) -> list[tuple[Path, YMap]]:
+    """A file and everything it extends, base first, each as loaded (not checked, not merged)."""
     path = Path(path).resolve()
     if path in seen:
         raise RuleError("files extend each other in a cycle: " + " → ".join(p.name for p in seen + (path,)),
@@ -190,17 +195,27 @@ def load_chain(path: Path, seen: tuple = ()) -> tuple[YMap, list[Path], list[YMa
     if not isinstance(raw, YMap):
         raise RuleError("a rule file must be a YAML mapping", Pos(_display(path), 1, 1), "E011")
     if "extends" not in raw:
-        return raw, [path], [raw]
+        return [(path, raw)]
     base_path = resolve_base(path, raw)
     if not base_path.exists():
         raise RuleError(f'extends "{raw["extends"]}": no such file', raw.value_pos("extends"), "E037")
-    base, files, raws = load_chain(base_path, seen + (path,))
-    from .errors import RuleErrors
-    from .schema_check import validate
-    errors = [e for r in raws[-1:] + [raw] for e in validate(r)]
-    if errors:  # an overlay is applied only to well-formed files (wrong types would crash it)
-        raise RuleErrors(errors)
-    return apply_overlay(base, raw, str(path)), files + [path], raws + [raw]
+    return read_chain(base_path, seen + (path,)) + [(path, raw)]
+
+
+def merge_chain(chain: list[tuple[Path, YMap]], check: bool = True) -> tuple[YMap, list[Path], list[YMap]]:
+    """Apply each file of a chain to the one it extends. With `check`, both files of each step
+    are checked against the schema first (an overlay is applied only to well-formed files:
+    wrong types would crash it); without, the caller knows they pass (interpreter.loadcache)."""
+    doc = chain[0][1]
+    for (_, base), (path, raw) in zip(chain, chain[1:]):
+        if check:
+            from .errors import RuleErrors
+            from .schema_check import validate
+            errors = [e for r in (base, raw) for e in validate(r)]
+            if errors:
+                raise RuleErrors(errors)
+        doc = apply_overlay(doc, raw, str(path))
+    return doc, [p for p, _ in chain], [r for _, r in chain]
 
 
 def _display(path: Path) -> str:

@@ -7,8 +7,11 @@ SourceMap, so errors point where the author typed.
 from __future__ import annotations
 
 import ast as pyast
+import threading
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -77,7 +80,79 @@ def _map(src: SourceMap, line: int | None, col: int | None, col_shift: int) -> P
     return src.at(line, col)
 
 
+class _Memo(threading.local):
+    """While a rule file loads (in this thread): its parses by text and place, and the trees by
+    text alone with positions relative to the text (see memo())."""
+
+    table: dict | None = None
+    trees: Any = None
+
+
+_MEMO = _Memo()
+_CANONICAL = SourceMap("", 1, 1, None, 0)  # positions (line, column) inside the DSL text itself
+
+
+@contextmanager
+def memo(table: dict, trees: Any = None):
+    """Within this block, a text parsed at the same place in the same file is parsed once
+    (`table`, by text and place). With `trees` (a mapping from (start, text, shift) to a tree
+    whose positions are relative to its text, e.g. kept on disk by interpreter.loadcache), a
+    text already parsed anywhere is not parsed again: its tree is copied with the positions of
+    the new place, exactly those a parse there gives. Only successful parses are kept; a syntax
+    error is raised anew every time, at its place."""
+    previous = (_MEMO.table, _MEMO.trees)
+    _MEMO.table, _MEMO.trees = table, trees
+    try:
+        yield table
+    finally:
+        _MEMO.table, _MEMO.trees = previous
+
+
 def _parse(text: str, start: str, src: SourceMap, col_shift: int):
+    table = _MEMO.table
+    if table is None:
+        return _parse_text(text, start, src, col_shift)
+    key = (start, text, src.file, src.line, src.col, src.style, src.indent, src.lines is None, col_shift)
+    tree = table.get(key)
+    if tree is None:
+        tree = table[key] = _parse_placed(text, start, src, col_shift, _MEMO.trees)
+    return list(tree) if isinstance(tree, list) else tree  # a block's list is the caller's to keep
+
+
+def _parse_placed(text: str, start: str, src: SourceMap, col_shift: int, trees: Any):
+    if trees is None:
+        return _parse_text(text, start, src, col_shift)
+    key = (start, text, col_shift)
+    try:
+        relative = trees[key]
+    except KeyError:
+        try:
+            relative = _parse_text(text, start, _CANONICAL, col_shift)
+        except RuleError:  # raised again with the error at its place in the file
+            return _parse_text(text, start, src, col_shift)
+        trees[key] = relative
+    return _placed(relative, src)
+
+
+def _placed(value: Any, src: SourceMap) -> Any:
+    """A copy of a tree parsed with _CANONICAL, with every position where `src` puts it (a
+    position there is src.at(line, column) of the text, as _map computes while parsing)."""
+    if isinstance(value, ast.Node):
+        copy = object.__new__(type(value))
+        copy.__dict__.update({k: _placed(v, src) for k, v in vars(value).items()})
+        return copy
+    if isinstance(value, Pos):
+        return src.at(value.line, value.col)
+    if isinstance(value, list):
+        return [_placed(v, src) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_placed(v, src) for v in value)
+    if isinstance(value, dict):
+        return {k: _placed(v, src) for k, v in value.items()}
+    return value
+
+
+def _parse_text(text: str, start: str, src: SourceMap, col_shift: int):
     parser = _lark()
     _TO_AST.src, _TO_AST.col_shift = src, col_shift  # positions are mapped while parsing
     try:

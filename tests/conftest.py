@@ -30,3 +30,17 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if left_out:
         terminalreporter.write_line(f"{left_out} long-running tests were left out (deselected): "
                                     "run `pytest --slow` to include them")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _own_cache_folder(tmp_path_factory):
+    """The suite loads hundreds of throw-away rule files: their load-cache entries
+    (interpreter/loadcache.py) go to a folder of this session, not the user's ~/.cache."""
+    import os
+    previous = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("xdg-cache"))
+    yield
+    if previous is None:
+        os.environ.pop("XDG_CACHE_HOME", None)
+    else:
+        os.environ["XDG_CACHE_HOME"] = previous

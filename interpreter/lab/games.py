@@ -11,10 +11,13 @@ import threading
 import time
 from typing import Any
 
+from ..agents import make_agent, parse_agents
 from ..errors import RulebookError
+from ..runner import play_game
 from .plan import Arm, Plan
 
 _GAMES: dict = {}  # per worker process: (file, variants, coverage) -> (Game, coverage probe)
+_SPECS: dict = {}  # agent kind as written -> its parsed spec (parsing it again for every game cost ~5 % of a Kuhn game)
 
 
 class GameTimeout(BaseException):
@@ -29,15 +32,16 @@ def play_index(plan: Plan, index: int) -> list[dict]:
 
 def loaded(arm: Arm, coverage: bool) -> tuple[Any, Any]:
     key = (arm.file, arm.variants, coverage)
-    if key not in _GAMES:
+    hit = _GAMES.get(key)
+    if hit is None:
         from ..game import Game
         game = Game.load(arm.file, list(arm.variants))
         probe = None
         if coverage:
             from .coverage import Probe
             probe = Probe(game)
-        _GAMES[key] = (game, probe)
-    return _GAMES[key]
+        hit = _GAMES[key] = (game, probe)
+    return hit
 
 
 def play_arm(plan: Plan, arm: Arm, index: int) -> dict:
@@ -73,10 +77,7 @@ def play_arm(plan: Plan, arm: Arm, index: int) -> dict:
 
 
 def _play(plan: Plan, game: Any, arm: Arm, seed: int, kinds: list, record: dict, box: list) -> None:
-    from ..agents import make_agent
-    from ..runner import play_game
-
-    agents = [make_agent(kind, seed, seat) for seat, kind in enumerate(kinds)]
+    agents = [_agent(kind, seed, seat) for seat, kind in enumerate(kinds)]
     seen = [0]
     deadline = time.monotonic() + plan.time_limit if plan.time_limit else None
 
@@ -85,7 +86,11 @@ def _play(plan: Plan, game: Any, arm: Arm, seed: int, kinds: list, record: dict,
         seen[0] += S.option_count(player)
         if deadline is not None and time.monotonic() > deadline:
             raise GameTimeout()
-    with _alarm(plan.time_limit):
+    if plan.time_limit:
+        with _alarm(plan.time_limit):
+            played = play_game(game, plan.players, dict(arm.options), seed, agents,
+                               on_decision=on_decision, logging=False)
+    else:
         played = play_game(game, plan.players, dict(arm.options), seed, agents,
                            on_decision=on_decision, logging=False)
     S = played.state
@@ -100,6 +105,16 @@ def _play(plan: Plan, game: Any, arm: Arm, seed: int, kinds: list, record: dict,
     record.update(scores=scores, winners=winners, decisions=len(played.decisions),
                   rounds=S.vars.get("round") or 0, options=seen[0],
                   reason=(S.result or {}).get("reason"))
+
+
+def _agent(kind: str, seed: int, seat: int) -> Any:
+    """make_agent(kind, seed, seat), the kind parsed once."""
+    spec = _SPECS.get(kind)
+    if spec is None:
+        agent = make_agent(kind, seed, seat)  # raises for a kind that is not one agent
+        _SPECS[kind] = parse_agents(kind)[0]
+        return agent
+    return spec.build(seed, seat)
 
 
 def _decisions(S: Any) -> int:

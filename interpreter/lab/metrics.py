@@ -15,6 +15,12 @@ class Metric:
     def add(self, game: dict) -> None:
         raise NotImplementedError
 
+    def add_many(self, game: dict, times: int) -> None:
+        """`times` games that all ended as `game` (the tallies group equal outcomes). A metric
+        may do this at once; by default it is `add` repeated."""
+        for _ in range(times):
+            self.add(game)
+
     def value(self) -> Any:
         raise NotImplementedError
 
@@ -30,25 +36,34 @@ class _Mean(Metric):
 class Duration(_Mean):
     name, doc = "duration", "mean decisions per game"
 
+    def add_many(self, game, times):
+        self.total += game["decisions"] * times
+        self.count += times
+
     def add(self, game):
-        self.total += game["decisions"]
-        self.count += 1
+        self.add_many(game, 1)
 
 
 class BranchingFactor(_Mean):
     name, doc = "branching_factor", "mean number of options per decision"
 
+    def add_many(self, game, times):
+        self.total += game["options"] * times
+        self.count += game["decisions"] * times
+
     def add(self, game):
-        self.total += game["options"]
-        self.count += game["decisions"]
+        self.add_many(game, 1)
 
 
 class Drawishness(_Mean):
     name, doc = "drawishness", "share of games without a single winner (draws and shared wins)"
 
+    def add_many(self, game, times):
+        self.total += (len(game["winners"]) != 1) * times
+        self.count += times
+
     def add(self, game):
-        self.total += len(game["winners"]) != 1
-        self.count += 1
+        self.add_many(game, 1)
 
 
 class WinRateBySeat(Metric):
@@ -58,13 +73,16 @@ class WinRateBySeat(Metric):
         self.wins: list[float] = []
         self.games = 0
 
-    def add(self, game):
+    def add_many(self, game, times):
         n = len(game["scores"])
         if len(self.wins) < n:
             self.wins += [0.0] * (n - len(self.wins))
         for w in game["winners"]:
-            self.wins[w] += 1 / len(game["winners"])
-        self.games += 1
+            self.wins[w] += times / len(game["winners"])
+        self.games += times
+
+    def add(self, game):
+        self.add_many(game, 1)
 
     def value(self):
         return [round(w / self.games, 4) for w in self.wins] if self.games else []
@@ -81,11 +99,14 @@ class Balance(WinRateBySeat):
 class Decisiveness(_Mean):
     name, doc = "score_margin", "mean score lead of the winner over the best other player"
 
-    def add(self, game):
+    def add_many(self, game, times):
         scores = sorted(game["scores"], reverse=True)
         if len(scores) > 1 and all(isinstance(s, (int, float)) for s in scores):
-            self.total += scores[0] - scores[1]
-            self.count += 1
+            self.total += (scores[0] - scores[1]) * times
+            self.count += times
+
+    def add(self, game):
+        self.add_many(game, 1)
 
 
 METRICS = [Duration, BranchingFactor, Drawishness, WinRateBySeat, Balance, Decisiveness]

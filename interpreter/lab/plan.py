@@ -39,8 +39,10 @@ class Plan:
 
     def agents_for(self, index: int) -> list[str]:
         """The agent kind in each seat for game `index`."""
+        if not self.rotate:
+            return list(self.agents)
         n = len(self.agents)
-        shift = index % n if self.rotate else 0
+        shift = index % n
         return [self.agents[(seat + shift) % n] for seat in range(n)]
 
     def play_command(self, arm: Arm, index: int) -> str:

@@ -31,11 +31,19 @@ class RunningMean:
     mean: float = 0.0
     m2: float = 0.0
 
-    def add(self, x: float) -> None:
-        self.n += 1
+    def add(self, x: float, times: int = 1) -> None:
+        """Add x (`times` times: Chan's update for a group of equal values)."""
+        if times == 1:
+            self.n += 1
+            delta = x - self.mean
+            self.mean += delta / self.n
+            self.m2 += delta * (x - self.mean)
+            return
+        n = self.n
+        self.n += times
         delta = x - self.mean
-        self.mean += delta / self.n
-        self.m2 += delta * (x - self.mean)
+        self.mean += delta * times / self.n
+        self.m2 += delta * delta * n * times / self.n
 
     @property
     def sd(self) -> float:
@@ -55,8 +63,8 @@ class Histogram:
 
     counts: Counter = field(default_factory=Counter)
 
-    def add(self, x: float) -> None:
-        self.counts[x] += 1
+    def add(self, x: float, times: int = 1) -> None:
+        self.counts[x] += times
 
     @property
     def n(self) -> int:

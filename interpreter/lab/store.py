@@ -7,12 +7,15 @@ it. Then one line per game record (coverage counts are not stored).
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Iterator
 
 from ..errors import InputError
 
 FORMAT = "rulebook-results/1"
+_encode = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode  # records are plain trees
+FLUSH_EVERY = 1.0  # seconds: a hard kill loses at most this much of the file (--resume plays it again)
 
 
 class ResultsFile:
@@ -21,6 +24,7 @@ class ResultsFile:
         self.description = plan_description
         self.resume = resume
         self.handle = None
+        self._flushed = float("-inf")
 
     def previous(self, arms: int = 1) -> Iterator[list]:
         """The games already in the file (when resuming): one list of records (one per arm)
@@ -75,11 +79,15 @@ class ResultsFile:
 
     def write(self, records: list) -> None:
         """One game's records (one per arm), in one write."""
-        self._write(*({k: v for k, v in r.items() if k != "coverage"} for r in records))
+        self._write(*(r if "coverage" not in r else {k: v for k, v in r.items() if k != "coverage"}
+                      for r in records))
 
     def _write(self, *data: dict) -> None:
-        self.handle.write("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in data))
-        self.handle.flush()
+        self.handle.write("".join(_encode(d) + "\n" for d in data))
+        now = time.monotonic()
+        if now - self._flushed >= FLUSH_EVERY:  # a system call per game would cost more than a Kuhn game
+            self._flushed = now
+            self.handle.flush()
 
     def close(self) -> None:
         if self.handle is not None:

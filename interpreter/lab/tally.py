@@ -2,6 +2,12 @@
 
 Memory does not grow with the number of games: counts, running means and histograms of
 distinct values only (and the first few failed games in full; all are in the results file).
+
+Games of a simulation repeat the same few outcomes (Kuhn poker has about a dozen): `add` only
+counts each distinct outcome (scores, winners, length, end reason, agents, options seen), and
+the counts are folded into the aggregates, each outcome once with its weight, when a summary is
+asked for or FOLD_AT distinct outcomes are waiting. That keeps the bookkeeping of a game to a
+dictionary update, small beside the cheapest game.
 """
 from __future__ import annotations
 
@@ -12,6 +18,7 @@ from .metrics import METRICS
 from .statistics import Histogram, RunningMean, binomial_two_sided, wilson
 
 KEPT_ERRORS = 50
+FOLD_AT = 4096  # distinct outcomes waiting before they are folded into the aggregates
 
 
 class Tally:
@@ -33,6 +40,7 @@ class Tally:
         self.agent_wins: Counter = Counter()
         self.agent_scores: dict[str, RunningMean] = {}
         self.metrics = [cls() for cls in METRICS]
+        self._waiting: Counter = Counter()  # outcome -> games, not yet folded in
 
     def add(self, r: dict) -> None:
         self.games += 1
@@ -41,33 +49,48 @@ class Tally:
             if len(self.failed) < KEPT_ERRORS:
                 self.failed.append({k: r[k] for k in ("game", "seed", "agents", "error", "command") if k in r})
             return
+        self._waiting[(tuple(r["scores"]), tuple(r["winners"]), r["decisions"], r.get("rounds", 0),
+                       r.get("reason"), tuple(r.get("agents") or ()), r.get("options"))] += 1
+        if len(self._waiting) >= FOLD_AT:
+            self._fold()
+
+    def _fold(self) -> None:
+        """Fold the waiting outcomes into the aggregates (in the order they first occurred)."""
+        for (scores, winners, decisions, rounds, reason, agents, options), k in self._waiting.items():
+            self._add_outcome({"scores": list(scores), "winners": list(winners), "decisions": decisions,
+                               "rounds": rounds, "reason": reason, "agents": list(agents), "options": options}, k)
+        self._waiting.clear()
+
+    def _add_outcome(self, r: dict, k: int) -> None:
+        """`k` finished games that all ended as `r`."""
         winners = r["winners"]
         if not winners:
-            self.draws += 1
+            self.draws += k
         elif len(winners) > 1:
-            self.shared += 1
+            self.shared += k
         else:
-            self.sole_wins[winners[0]] += 1
+            self.sole_wins[winners[0]] += k
         for w in winners:
-            self.wins[w] += 1
+            self.wins[w] += k
         for seat, score in enumerate(r["scores"]):
-            self.scores[seat].add(score)
-            self.score_hist[seat].add(round(score, 4) if isinstance(score, float) else score)
-        self.decisions.add(r["decisions"])
-        self.rounds.add(r.get("rounds", 0))
-        self.reasons[r.get("reason")] += 1
-        for seat, kind in enumerate(r.get("agents") or []):
-            self.agent_games[kind] += 1
-            self.agent_wins[kind] += seat in winners
-            self.agent_scores.setdefault(kind, RunningMean()).add(r["scores"][seat])
+            self.scores[seat].add(score, k)
+            self.score_hist[seat].add(round(score, 4) if isinstance(score, float) else score, k)
+        self.decisions.add(r["decisions"], k)
+        self.rounds.add(r["rounds"], k)
+        self.reasons[r["reason"]] += k
+        for seat, kind in enumerate(r["agents"]):
+            self.agent_games[kind] += k
+            self.agent_wins[kind] += k * (seat in winners)
+            self.agent_scores.setdefault(kind, RunningMean()).add(r["scores"][seat], k)
         for m in self.metrics:
-            m.add(r)
+            m.add_many(r, k)
 
     @property
     def finished(self) -> int:
         return self.games - self.errors
 
     def summary(self, with_agents: bool = False) -> dict:
+        self._fold()
         n = self.finished
         out: dict[str, Any] = {
             "games": self.games, "errors": self.errors, "finished": n,
@@ -96,12 +119,14 @@ class Tally:
 
     def distributions(self) -> dict:
         """Histograms for plots: scores by seat, game lengths."""
+        self._fold()
         return {"scores": [h.to_json() for h in self.score_hist], "decisions": self.decisions.to_json(),
                 "rounds": self.rounds.to_json()}
 
     def first_seat(self) -> dict:
         """Does the first seat win alone more (or less) often than a fair 1/players share of
         the games that have one winner? Exact two-sided binomial test."""
+        self._fold()
         decided = sum(self.sole_wins)
         k = self.sole_wins[0] if self.players else 0
         fair = 1 / self.players if self.players else 0
