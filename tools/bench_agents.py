@@ -152,7 +152,8 @@ def write_report(out: Path, results: dict, args) -> None:
             f"{s['opponent_ms']:.1f} | {s['decisions']:.0f} |")
     lines += ["", f"IS-MCTS was `{_tested(args)}`. Reproduce with:", "",
               "```", f"python tools/bench_agents.py --games {args.games} --budget {args.budget} "
-              f"--depth {args.depth}", "```", ""]
+              f"--depth {args.depth}" + (f" --settings {args.settings}" if args.settings else ""),
+              "```", ""]
     lines.append(END)
     section = "\n".join(lines)
     text = out.read_text(encoding="utf-8") if out.exists() else "# Agents\n\n" + START + END + "\n"
@@ -170,7 +171,8 @@ def _order(key: str) -> tuple:
 
 
 def _tested(args) -> str:
-    return f"ismcts:{args.budget},depth={args.depth}"
+    extra = "".join("," + part for part in args.settings.split(",") if part.strip())
+    return f"ismcts:{args.budget},depth={args.depth}{extra}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -178,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=100, help="games per pairing (default 100)")
     ap.add_argument("--budget", type=int, default=200, help="iterations per decision for both searches")
     ap.add_argument("--depth", type=int, default=20, help="cut playouts after this many decisions")
+    ap.add_argument("--settings", default="", help="more IS-MCTS settings, e.g. playout=greedy,eps=0.3")
     ap.add_argument("--only", nargs="*", default=GAMES, help="games to run (ids under rules/)")
     ap.add_argument("--opponents", nargs="*", default=["random", "mcts"], choices=["random", "mcts"])
     ap.add_argument("--results", default="agents-results.jsonl", help="per-game results (appended)")

@@ -138,3 +138,11 @@ def _resample(state: Any, player: int, rng: random.Random) -> Any:
 
     world, _ = resample(state, player, rng)
     return world
+
+
+def secret_kinds(world: Any, player: int) -> list[bool] | None:
+    """For a decision of `player` inside an open simultaneous block (a secret pick): per option,
+    whether it is the stop/pass sentinel — all that others see of the pick. None elsewhere."""
+    if not any(t.status == "wait" and t.since is not None for t in world.threads):
+        return None
+    return [o in SENTINELS for o in pending_for(world, player).pending.options]

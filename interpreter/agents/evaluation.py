@@ -33,6 +33,19 @@ def lead(values: list[float], player: int) -> float:
     return values[player] - (max(others) if others else 0.0)
 
 
+WIN = 1e9
+
+
+def judged_lead(state: Any, player: int) -> float:
+    """`player`'s heuristic lead, with a win above every lead and a loss below every one (a
+    draw, no winner, counts as the lead alone): what greedy choices compare."""
+    value = lead(heuristic(state), player)
+    winners = state.winners() if state.over else None
+    if winners:
+        value += WIN if player in winners else -WIN
+    return value
+
+
 class Evaluation:
     """Rewards per player: win share at the end, the heuristic's logistic lead before it."""
 

@@ -11,9 +11,7 @@ import random
 from typing import Any
 
 from .determinize import Determinizer, WorldFailures
-from .evaluation import heuristic, lead
-
-WIN = 1e9
+from .evaluation import judged_lead
 
 
 class GreedyAgent:
@@ -34,15 +32,7 @@ class GreedyAgent:
                 with self.failures.guard():  # a world the sampler got wrong adds nothing
                     world = base.clone()
                     world.apply(player, i)
-                    totals[i] += self.judge(world, player)
+                    totals[i] += judged_lead(world, player)
         self.failures.check()
         best = max(totals)
         return self.rng.choice([i for i, t in enumerate(totals) if t == best])
-
-    @staticmethod
-    def judge(world: Any, player: int) -> float:
-        value = lead(heuristic(world), player)
-        winners = world.winners() if world.over else None
-        if winners:  # a draw (no winner) is neither
-            value += WIN if player in winners else -WIN
-        return value

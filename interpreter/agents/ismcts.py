@@ -6,11 +6,14 @@ determinization (hidden pieces and future chance resampled from the player's vie
 the tree using only the edges that exist in that world, expands one new edge, plays out (to the
 end, or `depth` decisions and then the evaluation) and backs the rewards up, each edge crediting
 the player who took it. Edges are named by option labels as their decider sees them, so the same
-edge means the same move in every world; an edge's UCB counts how often it was *available*, not
-how often its parent was visited (other players' options differ between worlds).
+edge means the same move in every world; an edge's bound counts how often it was *available*,
+not how often its parent was visited (other players' options differ between worlds). The bound
+is UCB1-Tuned by default (selection.py): exploration follows the spread of rewards seen.
 
-Other players' moves are tree edges too (the single-observer simplification: the tree treats
-them as seen). Chance needs no nodes: it is resampled with each world and averaged by the stats.
+Other players' open moves are tree edges too (the single-observer simplification: the tree
+treats them as seen). Their secret picks inside a simultaneous block are one edge, named by
+what the observer sees (see move_groups). Chance needs no nodes: it is resampled with each
+world and averaged by the stats.
 
 Tree reuse: after the agent's own decision, if the next decision is again its own with nothing
 in between (a choice broken into steps: a piece, then where it goes), the subtree below the move
@@ -23,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .budget import Budget
-from .determinize import Determinizer, WorldFailures
+from .determinize import Determinizer, WorldFailures, secret_kinds
 from .evaluation import Evaluation
 from .playout import RandomPlayout
 from .selection import Stats, Ucb1
@@ -56,6 +59,22 @@ def option_keys(world: Any, player: int) -> list[tuple]:
     return keys
 
 
+def move_groups(world: Any, mover: int, observer: int, secret: bool) -> list[tuple[tuple, list[int]]]:
+    """The mover's options as tree edges: (key, option indices). The observer's own options and
+    open moves of others are one edge each, named by the mover's label. With `secret`, another
+    player's pick inside a simultaneous block is named only by what the observer sees of it
+    (a pick or a stop): one edge for all picks, played as a random one of them (the
+    partially-observable-moves variant of Cowling, Powley & Whitehouse 2012), so the tree does
+    not let others answer the observer's secret pick, nor key it by their hidden hands."""
+    kinds = secret_kinds(world, mover) if secret and mover != observer else None
+    if kinds is None:
+        return [(k, [i]) for i, k in enumerate(option_keys(world, mover))]
+    groups: dict[tuple, list[int]] = {}
+    for i, stop in enumerate(kinds):
+        groups.setdefault((mover, "secret", stop), []).append(i)
+    return list(groups.items())
+
+
 @dataclass
 class IsmctsAgent:
     budget: Budget = field(default_factory=lambda: Budget(iterations=200))
@@ -64,6 +83,7 @@ class IsmctsAgent:
     playout: Any = field(default_factory=RandomPlayout)
     evaluate: Any = field(default_factory=Evaluation)
     reuse: bool = True
+    secret: bool = True  # others' secret simultaneous picks as one edge (see move_groups)
 
     def __post_init__(self):
         if isinstance(self.budget, int):
@@ -107,36 +127,37 @@ class IsmctsAgent:
         path: list[Edge] = []
         node = root
         mover = observer  # the root decision is the observer's, even inside a simultaneous block
+        rng = self.rng
         while not world.over:
-            keys = option_keys(world, mover)
             edges = []
             untried = []
-            for i, k in enumerate(keys):
+            for k, options in move_groups(world, mover, observer, self.secret):
                 edge = node.children.get(k)
                 if edge is None or edge.visits == 0:  # never backed up (a failed world): untried
-                    untried.append((i, k))
+                    untried.append((options, k))
                 else:
                     edge.available += 1
-                    edges.append((i, edge))
+                    edges.append((options, edge))
             if untried:
-                i, k = untried[int(self.rng.random() * len(untried))]
+                options, k = untried[int(rng.random() * len(untried))]
                 edge = node.children.get(k) or node.children.setdefault(k, Edge(mover))
                 edge.available += 1
-                world.apply(mover, i)
+                world.apply(mover, options[int(rng.random() * len(options))])
                 path.append(edge)
                 break
-            j = self.select.pick_available([e for _, e in edges])
-            i, edge = edges[j]
-            world.apply(mover, i)
+            options, edge = edges[self.select.pick_available([e for _, e in edges])]
+            world.apply(mover, options[int(rng.random() * len(options))])
             path.append(edge)
             node = edge.node
             if not world.over:
                 mover = world.current_players()[0]
-        self.playout.run(world, self.rng)
+        self.playout.run(world, rng)
         rewards = self.evaluate.rewards(world)
         for edge in path:
+            r = rewards[edge.player]
             edge.visits += 1
-            edge.total += rewards[edge.player]
+            edge.total += r
+            edge.squares += r * r
 
 
 def _rank(edge: Edge | None) -> tuple:

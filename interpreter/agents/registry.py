@@ -3,14 +3,17 @@
     random | first | last | human | greedy | mcts[:BUDGET] | ismcts[:BUDGET]
     BUDGET: N iterations per decision (default 200), or a time per decision: 2s, 500ms
     settings follow an agent, comma-separated: depth=N (cut playouts after N decisions and use
-    the evaluation), c=X (UCB exploration), samples=N (greedy: worlds per decision),
-    reuse=no (ismcts: no tree reuse)
+    the evaluation), c=X (UCB exploration), playout=random|greedy (greedy: epsilon-greedy on
+    the evaluation), eps=X (the random share of greedy playouts), samples=N (greedy: worlds per
+    decision), reuse=no (ismcts: no tree reuse), ucb=plain|tuned (ismcts: UCB1 or UCB1-Tuned),
+    secret=no (ismcts: others' secret picks as named moves)
 
 A list gives one agent per seat: `ismcts:2s,depth=20,random` is two agents, the first with a
 setting. One agent alone plays every seat.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,11 +21,16 @@ from ..errors import InputError, suggest
 from .budget import Budget
 
 KINDS = ("random", "first", "last", "human", "greedy", "mcts", "ismcts")
-SETTINGS = {"depth": ("mcts", "ismcts"), "c": ("mcts", "ismcts"), "samples": ("greedy",),
-            "reuse": ("ismcts",)}
+SETTINGS = {"depth": ("mcts", "ismcts"), "c": ("mcts", "ismcts"), "playout": ("mcts", "ismcts"),
+            "eps": ("mcts", "ismcts"), "samples": ("greedy",), "reuse": ("ismcts",),
+            "ucb": ("ismcts",), "secret": ("ismcts",)}
+CHOICES = {"playout": ("random", "greedy"), "ucb": ("plain", "tuned")}
+YES_NO = ("reuse", "secret")
 DEFAULT_BUDGET = Budget(iterations=200)
+ISMCTS_UCB = "tuned"
 KINDS_HELP = ("random, first, last, human, greedy, mcts[:N|:Ts], ismcts[:N|:Ts] "
-              "(settings after an agent: depth=N, c=X, samples=N, reuse=no)")
+              "(settings after an agent: depth=N, c=X, playout=random|greedy, eps=X, samples=N, "
+              "reuse=no, ucb=plain|tuned, secret=no)")
 
 
 @dataclass
@@ -60,16 +68,22 @@ class AgentSpec:
         return self._search(agent_seed)
 
     def _search(self, agent_seed: int) -> Any:
-        from .playout import RandomPlayout
-        from .selection import Ucb1
-        playout = RandomPlayout(depth=self.settings.get("depth"))
+        from .playout import GreedyPlayout, RandomPlayout
+        from .selection import Ucb1, Ucb1Tuned
+        get = self.settings.get
+        if get("playout", "random") == "greedy":
+            playout = GreedyPlayout(depth=get("depth"), epsilon=get("eps", 0.25))
+        else:
+            playout = RandomPlayout(depth=get("depth"))
         budget = self.budget or DEFAULT_BUDGET
         if self.kind == "mcts":
             from .mcts import MctsAgent
-            return MctsAgent(budget, agent_seed, select=Ucb1(self.settings.get("c", 1.4)), playout=playout)
+            return MctsAgent(budget, agent_seed, select=Ucb1(get("c", 1.4)), playout=playout)
         from .ismcts import IsmctsAgent
-        return IsmctsAgent(budget, agent_seed, select=Ucb1(self.settings.get("c", 0.7)), playout=playout,
-                           reuse=self.settings.get("reuse", True))
+        tuned = get("ucb", ISMCTS_UCB) == "tuned"
+        select = Ucb1Tuned(get("c", 1.0)) if tuned else Ucb1(get("c", 0.7))
+        return IsmctsAgent(budget, agent_seed, select=select, playout=playout,
+                           reuse=get("reuse", True), secret=get("secret", True))
 
 
 def parse_agents(spec: str | None) -> list[AgentSpec]:
@@ -113,20 +127,28 @@ def _setting(spec: AgentSpec, token: str) -> None:
     if spec.kind not in SETTINGS[key]:
         raise InputError(f'"{key}=" is a setting of {" and ".join(SETTINGS[key])}, not of {spec.kind}')
     try:
-        if key == "reuse":
+        if key in YES_NO:
             if value not in ("yes", "no", "true", "false", "on", "off"):
                 raise ValueError(value)
             spec.settings[key] = value in ("yes", "true", "on")
-        elif key == "c":
+        elif key in CHOICES:
+            if value not in CHOICES[key]:
+                raise ValueError(value)
+            spec.settings[key] = value
+        elif key in ("c", "eps"):
             spec.settings[key] = float(value)
-            if spec.settings[key] < 0:
+            if not 0 <= spec.settings[key] <= (1 if key == "eps" else math.inf):
                 raise ValueError(value)
         else:
             spec.settings[key] = int(value)
             if spec.settings[key] < 1:
                 raise ValueError(value)
     except ValueError:
-        expected = {"reuse": "yes or no", "c": "a number ≥ 0"}.get(key, "a whole number ≥ 1")
+        expected = {"c": "a number ≥ 0", "eps": "a number from 0 to 1"}.get(key, "a whole number ≥ 1")
+        if key in YES_NO:
+            expected = "yes or no"
+        elif key in CHOICES:
+            expected = " or ".join(CHOICES[key])
         raise InputError(f'"{token}": {key} is {expected}') from None
 
 

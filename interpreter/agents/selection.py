@@ -13,6 +13,7 @@ class Stats:
     visits: int = 0
     total: float = 0.0
     available: int = 0  # times the edge could have been chosen (information-set search)
+    squares: float = 0.0  # summed squared reward (UCB1-Tuned's variance; flat search leaves it)
 
     @property
     def mean(self) -> float:
@@ -40,3 +41,16 @@ class Ucb1:
         """Choice among edges available now: each edge counts how often it was available
         (subset-armed bandit, as in information-set MCTS). All must have been visited."""
         return max(range(len(stats)), key=lambda i: self.bound(stats[i], stats[i].available))
+
+
+class Ucb1Tuned(Ucb1):
+    """UCB1-Tuned (Auer, Cesa-Bianchi & Fischer 2002): the exploration term shrinks with the
+    observed variance of an edge's rewards. Rewards of cut playouts sit in a narrow band around
+    one half, where plain UCB1 with a fixed constant explores almost uniformly; the variance
+    term scales exploration to the spread actually seen. Edges must record `squares`."""
+
+    def bound(self, s: Stats, parent_visits: int) -> float:
+        log_n = math.log(max(parent_visits, 1))
+        mean = s.mean
+        variance = max(0.0, s.squares / s.visits - mean * mean) + math.sqrt(2 * log_n / s.visits)
+        return mean + self.c * math.sqrt(log_n / s.visits * min(0.25, variance))

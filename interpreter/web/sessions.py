@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..agents import make_agent
+from ..agents import make_agent, parse_agents
 from ..errors import InputError, RulebookError
 from ..game import Game
 from .payload import seat_payload
@@ -326,7 +326,11 @@ def check_setup(file: str, variants: list[str], players: int | None, options: di
 
 
 def _seat_kinds(seats: list[str], players: int) -> list[str]:
-    kinds = [k.strip().lower() for k in seats if k.strip()] or ["human"]
+    """One agent spec per seat, written back by the agent registry (`mcts:200,depth=20`). The
+    items are read as one comma-separated list, so a setting split off its agent (as the command
+    line's `--seats human,mcts:200,depth=20` arrives) goes back to the agent before it."""
+    text = ",".join(k for k in seats if k.strip())
+    kinds = [spec.name for spec in parse_agents(text)] if text.strip(", ") else ["human"]
     if len(kinds) == 1:
         kinds = kinds * players
     if len(kinds) != players:

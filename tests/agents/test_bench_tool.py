@@ -34,3 +34,11 @@ def test_the_report_replaces_only_its_section_and_a_run_resumes(tmp_path, capsys
     assert "| chicago_dry | 2 | `random` | 1 |" in text and "| chicago_dry | 2 | `mcts:2,depth=2` | 1 |" in text
     assert bench_agents.main(args) == 0  # everything asked is done: nothing is played again
     assert len(results.read_text().splitlines()) == 2
+
+
+def test_more_ismcts_settings_name_the_tested_agent():
+    from argparse import Namespace
+
+    assert bench_agents._tested(Namespace(budget=5, depth=3, settings="")) == "ismcts:5,depth=3"
+    named = bench_agents._tested(Namespace(budget=5, depth=3, settings="playout=greedy,eps=0.5"))
+    assert named == "ismcts:5,depth=3,playout=greedy,eps=0.5"

@@ -17,7 +17,9 @@ from interpreter.game import Game
 ROOT = Path(__file__).resolve().parents[2]
 RULE_FILES = sorted(p for p in (ROOT / "rules").glob("*/*.yaml") if p.parent.name != "tests")
 NO_HIDDEN = {"tic_tac_toe"}  # a board fully in view: nothing to change
-AGENTS = ["random", "first", "last", "greedy", "mcts:8,depth=6", "ismcts:8,depth=6"]
+AGENTS = ["random", "first", "last", "greedy", "mcts:8,depth=6", "ismcts:8,depth=6",
+          "mcts:4,depth=3,playout=greedy", "ismcts:6,depth=3,playout=greedy,eps=0.5",
+          "ismcts:8,depth=6,ucb=plain,secret=no"]
 
 
 def hidden_twin(S, player: int, rng: random.Random):

@@ -28,6 +28,19 @@ def test_built_agents_carry_their_settings():
     assert isinstance(gr, GreedyAgent) and gr.samples == 3
 
 
+def test_search_settings_choose_the_parts():
+    from interpreter.agents.playout import GreedyPlayout, RandomPlayout
+    from interpreter.agents.selection import Ucb1, Ucb1Tuned
+
+    default, plain, greedy = make_agents("ismcts:9,ismcts:9,ucb=plain,secret=no,"
+                                         "mcts:9,playout=greedy,eps=0.1,depth=4", 3, seed=1)
+    assert type(default.select) is Ucb1Tuned and default.select.c == 1.0 and default.secret
+    assert type(default.playout) is RandomPlayout
+    assert type(plain.select) is Ucb1 and plain.select.c == 0.7 and not plain.secret
+    assert type(greedy.playout) is GreedyPlayout and greedy.playout.epsilon == 0.1
+    assert greedy.playout.depth == 4 and type(greedy.select) is Ucb1 and greedy.select.c == 1.4
+
+
 def test_one_agent_plays_every_seat_with_its_own_seed():
     a, b = make_agents("random", 2, seed=3)
     assert isinstance(a, RandomAgent) and isinstance(b, RandomAgent)
@@ -46,6 +59,10 @@ def test_one_agent_plays_every_seat_with_its_own_seed():
     ("mcts,depth=0", "depth is a whole number ≥ 1"),
     ("ismcts,reuse=maybe", "reuse is yes or no"),
     ("mcts,c=-1", "c is a number ≥ 0"),
+    ("ismcts,ucb=fast", "ucb is plain or tuned"),
+    ("mcts,playout=smart", "playout is random or greedy"),
+    ("mcts,eps=2", "eps is a number from 0 to 1"),
+    ("mcts,secret=no", '"secret=" is a setting of ismcts, not of mcts'),
 ])
 def test_bad_specs_say_what_is_expected(spec, message):
     with pytest.raises(InputError) as err:

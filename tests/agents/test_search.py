@@ -2,16 +2,25 @@
 evaluation when playouts are cut, honour time budgets, and reuse their tree only when sound."""
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
 import pytest
 
 from interpreter.agents import RandomAgent, parse_agents
 from interpreter.agents.budget import Budget
+from interpreter.agents.evaluation import heuristic
 from interpreter.agents.greedy import GreedyAgent
 from interpreter.agents.ismcts import IsmctsAgent
+from interpreter.agents.playout import GreedyPlayout
+from interpreter.agents.selection import Stats, Ucb1, Ucb1Tuned
 from interpreter.errors import RuleRuntimeError
+from interpreter.game import Game
 from interpreter.runner import play_game
 
 from .games import BAD_DRAW, GAIN, NIM, TWO_STEP, load
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def label_of_choice(agent, state, player=0) -> str:
@@ -112,3 +121,44 @@ def test_a_rule_error_in_every_world_is_raised(tmp_path):
     for spec in ("mcts:10", "ismcts:10", "greedy"):
         with pytest.raises(RuleRuntimeError, match="nothing to choose from"):
             parse_agents(spec)[0].build(1, 0).choose(game.new_game(2, seed=1), 0)
+
+
+def test_greedy_playouts_follow_the_evaluation_move_by_move(tmp_path):
+    """With no random share, every player in the playout takes what the evaluation prefers
+    (four of the six turns, so that no win is in sight)."""
+    plain = load(tmp_path, GAIN % {"extra": ""})
+    S = plain.new_game(2, seed=2)
+    GreedyPlayout(depth=4, epsilon=0.0).run(S, random.Random(2))
+    assert not S.over and S.decisions == 4 and heuristic(S) == [2, 2]
+    contrary = load(tmp_path, GAIN % {"extra": 'agents:\n  evaluate: "-points[player]"'})
+    S = contrary.new_game(2, seed=2)
+    GreedyPlayout(depth=4, epsilon=0.0).run(S, random.Random(2))
+    assert heuristic(S) == [0, 0]
+    S = plain.new_game(2, seed=2)
+    GreedyPlayout(epsilon=0.0).run(S, random.Random(2))
+    assert S.over and S.returns() == [3, 3]
+
+
+def test_ucb1_tuned_explores_an_edge_less_when_its_rewards_agree():
+    steady = Stats(visits=1000, total=500.0, available=4000, squares=250.0)  # rewards all 0.5
+    spread = Stats(visits=1000, total=500.0, available=4000, squares=500.0)  # half 0, half 1
+    tuned, plain = Ucb1Tuned(1.0), Ucb1(1.0)
+    assert tuned.bound(steady, 4000) < tuned.bound(spread, 4000)
+    assert plain.bound(steady, 4000) == plain.bound(spread, 4000)
+    assert tuned.pick_available([steady, spread]) == 1
+
+
+def test_other_players_secret_picks_are_one_edge_of_the_tree():
+    """Goofspiel bids are secret and simultaneous: below the observer's bid, the other player's
+    bid is one edge (what the observer sees: a bid was made), not one edge per card of a
+    hand the observer cannot see. With secret=no they are named by the card."""
+    game = Game.load(ROOT / "rules" / "goofspiel" / "game.yaml")
+    for secret, many in ((True, False), (False, True)):
+        agent = IsmctsAgent(Budget(iterations=60), 3, secret=secret)
+        S = game.new_game(2, seed=3)
+        agent.choose(S, 0)
+        below = agent._kept[3].children
+        assert all(k[0] == 1 for k in below)
+        assert (len(below) > 1) is many, (secret, list(below))
+        if secret:
+            assert list(below) == [(1, "secret", False)]

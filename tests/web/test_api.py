@@ -187,7 +187,7 @@ def test_secret_simultaneous_picks_do_not_make_the_other_pages_stale():
 
 def test_a_search_agent_seat_plays_through_the_registry():
     import time
-    server = Server(TTT, ["mcts:8", "human"])
+    server = Server(TTT, ["mcts:8,depth=3", "human"])
     with server.client:
         for _ in range(500):  # the AI seat moves first, by itself
             if server.session.version == 1:
@@ -195,7 +195,7 @@ def test_a_search_agent_seat_plays_through_the_registry():
             time.sleep(0.01)
         page = server.get(1).json()
         assert page["version"] == 1 and page["decision"] and len(page["decision"]["options"]) == 8
-        assert page["seats"][0]["agent"] == "mcts:8"
+        assert page["seats"][0]["agent"] == "mcts:8,depth=3"
 
 
 def test_a_rule_that_fails_at_run_time_is_reported_not_crashed(ttt, monkeypatch):
