@@ -27,9 +27,10 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .decisions import build_options, labels_of, pending_for
+from . import observation
+from .decisions import build_options, pending_for
 from .errors import RulebookError
-from .logs import render
+from .events import event_text
 from .resample import draw_mapping, new_game_resampled, relabel, reroll_hidden
 
 
@@ -67,48 +68,79 @@ class AuditReport:
 
 # ---------------------------------------------------------------------- observations
 def observe(S: Any, viewer: int, rebuild: bool = False, handouts: Any = (), log_from: int | None = 0) -> dict:
-    """Everything `viewer` observes, as data: view sections, log lines (from entry `log_from`;
-    None: none), prompt and options, and any `handouts` (name, fn(S, viewer)): other things given
-    to the player, e.g. a saved log. `rebuild`: make the options again from this state."""
-    view = S.view(viewer)
-    view.pop("decision", None)
-    out = {"view:" + k: json.dumps(v, sort_keys=True, default=str) for k, v in view.items()
-           if k not in ("zones", "counters", "variables")}
-    for key, pieces in view.get("zones", {}).items():
-        view["zones"][key] = [_copy_of(S, x) for x in pieces]
-    for section in ("zones", "counters", "variables"):
-        for key, value in view.get(section, {}).items():
-            out[f"view:{section}.{key}"] = json.dumps(value, sort_keys=True, default=str)
-    if log_from is not None:
-        out["log"] = [render(e, viewer) for e in S.log[log_from:]]
+    """What `viewer` observes (interpreter.observation), cut into the parts compared: each
+    zone, counter and variable, the other view fields, the log events (from entry `log_from`;
+    None: none), the prompt, the decision's options as data, and any `handouts` (name,
+    fn(S, viewer)): other things given to the player, e.g. a saved log. `rebuild`: make the
+    decision's options again from this state. Identical copies of a piece (same item, same
+    owner) are interchangeable, so visible pieces are compared by item and owner, not by id."""
+    pending = None
     th = pending_for(S, viewer)
-    if th is not None:
-        pend = th.pending
-        if rebuild and pend.kind != "perform":
-            pend = pend.copy()
-            pend.cache = None
-            build_options(S, pend, th.frames[-1].L)
-        out["prompt"] = str(pend.prompt)
-        out["options"] = json.dumps(list(labels_of(S, pend)))
+    if th is not None and rebuild and th.pending.kind != "perform":
+        pending = th.pending.copy()
+        pending.cache = None
+        build_options(S, pending, th.frames[-1].L)
+    obs = _interchangeable(S, observation.observe(S, viewer, log_from=log_from, pending=pending))
+    out = {}
+    for section in ("zones", "counters", "variables"):
+        for key, value in obs.pop(section).items():
+            out[f"view:{section}.{key}"] = _text(value)
+    events = obs.pop("log", None)
+    if events is not None:
+        out["log"] = events
+    decision = obs.pop("decision", None)
+    if decision is not None:
+        out["prompt"] = _text(decision.pop("prompt"))
+        out["options"] = _text(decision)
+    for key, value in obs.items():
+        out["view:" + key] = _text(value)
     for name, fn in handouts:
-        out["handout:" + name] = json.dumps(fn(S, viewer), sort_keys=True, default=str)
+        out["handout:" + name] = _text(fn(S, viewer))
     return out
 
 
-def _copy_of(S: Any, shown: dict) -> dict:
-    """A visible piece as compared: identical copies (same item, same owner) are interchangeable,
-    so its id is replaced by whose copy it is."""
-    if shown.get("hidden") or "id" not in shown:
-        return shown
-    out = {k: v for k, v in shown.items() if k != "id"}
-    owner = S.lay.static[shown["id"]].get("owner")
-    if owner is not None:
-        out["owner"] = int(owner)
+def _text(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def _interchangeable(S: Any, obs: dict) -> dict:
+    """`obs` with every visible piece (in zones, options, log arguments) named by its item and
+    owner instead of its id."""
+    for zone in obs["zones"].values():
+        zone["pieces"] = [_copy_of(S, p, "id") for p in zone["pieces"]]
+    decision = obs.get("decision")
+    if decision is not None:
+        for option in decision["options"]:
+            if "piece" in option:
+                option["piece"] = _copy_of(S, option["piece"], "id")
+        if "picked" in decision:
+            decision["picked"] = [_copy_of(S, v, "$piece") if type(v) is dict else v for v in decision["picked"]]
+    for event in obs.get("log", ()):
+        event["args"] = [_arg_copy(S, a) for a in event["args"]]
+    return obs
+
+
+def _arg_copy(S: Any, arg: dict) -> dict:
+    if "list" in arg:
+        return dict(arg, list=[_arg_copy(S, a) for a in arg["list"]])
+    return _copy_of(S, arg, "piece")
+
+
+def _copy_of(S: Any, data: dict, key: str) -> dict:
+    """A visible piece's data as compared: identical copies (same item, same owner) are
+    interchangeable, so its id (under `key`) is replaced by its item and whose copy it is."""
+    piece = data.get(key)
+    if type(piece) is not int:
+        return data
+    static = S.lay.static[piece]
+    out = {k: v for k, v in data.items() if k != key}
+    out[key + "_copy"] = [static["name"], None if static.get("owner") is None else int(static["owner"])]
     return out
 
 
 def first_difference(a: dict, b: dict) -> tuple[str, str, str] | None:
-    """(sink, real, other) for the first thing that differs, or None."""
+    """(sink, real, other) for the first thing that differs, or None. Log events are reported
+    as the lines they read as."""
     for key in sorted(set(a) | set(b), key=lambda k: (k != "options", k != "prompt", k)):
         x, y = a.get(key), b.get(key)
         if x == y:
@@ -116,12 +148,19 @@ def first_difference(a: dict, b: dict) -> tuple[str, str, str] | None:
         if key == "log":
             x, y = x or [], y or []
             for i in range(max(len(x), len(y))):
-                lx = x[i] if i < len(x) else "(no line)"
-                ly = y[i] if i < len(y) else "(no line)"
+                lx = x[i] if i < len(x) else None
+                ly = y[i] if i < len(y) else None
                 if lx != ly:
-                    return "log line", lx, ly
+                    real, other = _line(lx), _line(ly)
+                    if real == other:  # the same text from different data
+                        real, other = _text(lx), _text(ly)
+                    return "log line", real, other
         return key, str(x), str(y)
     return None
+
+
+def _line(event: dict | None) -> str:
+    return "(no line)" if event is None else event_text(event)
 
 
 # ---------------------------------------------------------------------- one game
@@ -348,6 +387,8 @@ class _Run:
             return str(th.pending.pos) if th is not None and th.pending.pos else ""
         if sink.startswith("log line"):
             for text in (real, other):
+                if text.startswith("{"):  # a line reported as its event (the texts were equal)
+                    text = event_text(json.loads(text))
                 for pattern, pos in self.templates:
                     if pattern.fullmatch(text):
                         return str(pos)
@@ -366,7 +407,7 @@ def _secret_free(seen: dict, author: int) -> dict:
     table) nor `author`'s "(secret)" decision lines."""
     seen.pop("view:waiting_for", None)
     secret = f"P{author + 1} chooses (secret)"
-    seen["log"] = [line for line in seen.get("log", []) if line != secret]
+    seen["log"] = [e for e in seen.get("log", []) if event_text(e) != secret]
     return seen
 
 

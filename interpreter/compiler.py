@@ -24,6 +24,7 @@ from .codegen import BUILTIN_NAMES, MAX_SUGGESTED, PIECE_ATTRS, ExprGen, Scope, 
 from .decisions import start_choice, start_perform
 from .errors import Pos, RuleError, RuleRuntimeError, suggest
 from .labels import label
+from .events import arg_of, template_of
 from .logs import log_entry
 from .model import Function, GameDef, Proc
 from .parser import parse_expr
@@ -51,6 +52,14 @@ def _as_pieces(S: Any, value: Any) -> list:
 
 
 _FR = re.compile(r"\bfr\b")
+
+
+def prompt_of(S: Any, literal: list, values: list, template: str | None = None) -> tuple:
+    """A prompt's text and its event ([template, args], events.py): `literal` holds the texts
+    of the prompt with None where each value goes."""
+    it = iter(values)
+    text = "".join(s if s is not None else label(S, next(it)) for s in literal)
+    return text, [template if template is not None else template_of(literal), [arg_of(S, v) for v in values]]
 
 
 class _Source(str):
@@ -302,7 +311,7 @@ class Compiler:
         self.gen.env.update({"_ZoneRef": ZoneRef, "_not_a_zone": _not_a_zone, "_as_pieces": _as_pieces,
                              "_log_entry": log_entry, "_discard": _discard,
                              "_as_pieces_or_zones": _as_pieces_or_zones, "_as_players": _as_players,
-                             "_start_choice": start_choice, "_label": label})
+                             "_start_choice": start_choice, "_label": label, "_prompt_of": prompt_of})
         self.gen.env.update({"_GameEnds": GameEnds, "_locate": locate, "_calls_exceeded": calls_exceeded,
                              "_too_deep": too_deep})
 
@@ -794,11 +803,7 @@ class Compiler:
                   "up_to": f"_lo = 0\n_hi = {gen.source(n.high, sc) if n.high else None}"}.get(mode)
         if bounds is None:
             bounds = f"_lo = {gen.source(n.low, sc)}\n_hi = {gen.source(n.high, sc)}"
-        prompt = "None"
-        if n.prompt:
-            parts = [f"_label(S, {s})" if type(s) is _Source else repr(s)
-                     for s in self._log_segments(ast.Log(n.pos, n.prompt, n.pos), ctx, source=True)]
-            prompt = parts[0] if len(parts) == 1 and "{" not in n.prompt else f"''.join([{', '.join(parts)}])"
+        prompt = self._prompt_source(n.prompt, n.pos, ctx) if n.prompt else "None, None"
         ctx.proc.suspends = True
         label_key = None
         if n.label is not None:
@@ -836,7 +841,7 @@ class Compiler:
             env = {"player": p}  # `when` conditions only read it: one dict for all of them
             legal = [a for a in actions if a.when is None or a.when(S, env)]
             return start_perform(S, th, fr, p, legal, optional, slot,
-                                 prompt_fn(S, fr.L) if prompt_fn else None, pos)
+                                 *(prompt_fn(S, fr.L) if prompt_fn else (None, None)), pos)
 
         procs = {a.name: a.proc for a in actions}
 
@@ -867,9 +872,12 @@ class Compiler:
 
     def s_Log(self, n, ctx):
         # generated source: with logging off (simulations) a log line costs one test
-        parts = [s if type(s) is _Source else repr(s) for s in self._log_segments(n, ctx, source=True)]
-        ctx.emit_code(f"if S.logging:\n    S.log.append(_log_entry(S, [{', '.join(parts)}], th))",
-                      n.pos, self.gen.env)
+        segments = self._log_segments(n, ctx, source=True)
+        parts = [s if type(s) is _Source else repr(s) for s in segments]
+        holes = self.gen.const(frozenset(i for i, s in enumerate(segments) if type(s) is _Source))
+        template = template_of([None if type(s) is _Source else s for s in segments])
+        ctx.emit_code(f"if S.logging:\n    S.log.append(_log_entry(S, [{', '.join(parts)}], th, {holes}, "
+                      f"{template!r}))", n.pos, self.gen.env)
 
     def _log_segments(self, n: ast.Log, ctx: _ProcCtx, source: bool = False) -> list:
         """Literal texts and, for each {expr}, a compiled function (or its _Source)."""
@@ -902,11 +910,27 @@ class Compiler:
         return out
 
     def _text_function(self, text: str, pos: Pos, ctx: _ProcCtx) -> Callable:
-        """A prompt: plain text, or text with {expr} filled in like a log line."""
+        """A prompt: plain text, or text with {expr} filled in like a log line. Returns
+        f(S, L) -> (text, event): the event ([template, args], events.py) None without values."""
         if "{" not in text:
-            return lambda S, L: text
+            return lambda S, L: (text, None)
         segments = self._log_segments(ast.Log(pos, text, pos), ctx)
-        return lambda S, L: "".join(s if type(s) is str else label(S, s(S, L)) for s in segments)
+        if all(type(s) is str for s in segments):  # only escaped braces
+            plain = "".join(segments)
+            return lambda S, L: (plain, None)
+        template = template_of([s if type(s) is str else None for s in segments])
+        literal = [None if type(s) is not str else s for s in segments]
+        return lambda S, L: prompt_of(S, literal, [s(S, L) for s in segments if type(s) is not str],
+                                      template)
+
+    def _prompt_source(self, text: str, pos: Pos, ctx: _ProcCtx) -> str:
+        """Generated source for a choose's prompt: `text, event` (see _text_function)."""
+        segments = self._log_segments(ast.Log(pos, text, pos), ctx, source=True)
+        values = [s for s in segments if type(s) is _Source]
+        if not values:
+            return f"{''.join(segments)!r}, None"
+        literal = self.gen.const([None if type(s) is _Source else s for s in segments])
+        return f"*_prompt_of(S, {literal}, [{', '.join(values)}])"
 
     def _label_function(self, node: ast.Node, ctx: _ProcCtx) -> Callable:
         """`label EXPR`, or `label "text {expr}"` filled in like a log line."""

@@ -4,7 +4,8 @@ For one configuration (players, options, variants) and seed, play a random game 
 it ends within max_decisions without a rule error; pieces are conserved after every decision;
 declared invariants hold; a save (JSON) taken at a random decision and restored reproduces the
 rest of the game exactly; a clone evolves without touching the original; the same seed gives
-the same final hash; and, at random points, each player's view, log and options do not change
+the same final hash; and, at random points, each player's observation (the table, the log events,
+the decision with its options as data: interpreter/observation.py) does not change
 when everything hidden from that player is reshuffled.
 """
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 from .decisions import DONE, PASS, build_options, labels_of, pending_for
 from .errors import RulebookError
 from .game import Game
+from .observation import observe
 from .resample import resample
 
 
@@ -60,16 +62,19 @@ def perturb(S: Any, viewer: int, rng: random.Random) -> tuple[Any, dict]:
 
 
 def _seen_by(S: Any, viewer: int) -> tuple:
-    labels = ()
+    """The viewer's observation (what every surface is made from): the table, the log events,
+    the decision with its options rebuilt from this state."""
+    pend = None
     th = pending_for(S, viewer)
     if th is not None:
         pend = th.pending.copy()
         pend.cache = None  # options are rebuilt from this state, not remembered
         if pend.kind != "perform":
             build_options(S, pend, th.frames[-1].L)
-        labels = tuple(labels_of(S, pend))
-    view = json.dumps(S.view(viewer), sort_keys=True, default=str)
-    return view, tuple(S.log_lines(viewer)), labels
+    obs = observe(S, viewer, pending=pend)
+    log = tuple(json.dumps(e, sort_keys=True) for e in obs.pop("log"))
+    decision = json.dumps(obs.pop("decision", None), sort_keys=True, default=str)
+    return json.dumps(obs, sort_keys=True, default=str), log, decision
 
 
 def audit_hidden(S: Any, rng: random.Random) -> str | None:

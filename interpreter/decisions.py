@@ -24,8 +24,8 @@ if TYPE_CHECKING:
 
 
 def start_choice(S: State, th, fr, who, candidates: list, mode: str, low: int, high: int,
-                 optional: bool, slot: str, prompt: str | None, pos, label_key: str | None = None
-                 ) -> int | None:
+                 optional: bool, slot: str, prompt: str | None, prompt_event: list | None, pos,
+                 label_key: str | None = None) -> int | None:
     if who is None:
         raise RuleRuntimeError("a choice has no player to decide (`by` gave none)")
     n = len(candidates)
@@ -48,13 +48,14 @@ def start_choice(S: State, th, fr, who, candidates: list, mode: str, low: int, h
     pend = Pending(PLAYERS[int(who)], kind, prompt, candidates, low, high, optional, slot,
                    th.player is not None, pos)
     pend.label_key = label_key
+    pend.prompt_event = prompt_event
     build_options(S, pend, fr.L)
     th.pending = pend
     return SUSPEND
 
 
 def start_perform(S: State, th, fr, who, legal: list, optional: bool, slot: str,
-                  prompt: str | None, pos) -> int | None:
+                  prompt: str | None, prompt_event: list | None, pos) -> int | None:
     if not legal:
         if optional:
             fr.L[slot] = None
@@ -63,6 +64,7 @@ def start_perform(S: State, th, fr, who, legal: list, optional: bool, slot: str,
     names = [a.name for a in legal]
     pend = Pending(PLAYERS[int(who)], "perform", prompt, names, 1, 1, optional,
                    slot, th.player is not None, pos)
+    pend.prompt_event = prompt_event
     pend.options = names + [PASS] if optional else names[:]
     pend.labels = None  # made when read (labels_of)
     pend.recipe = ("perform", legal)

@@ -1,4 +1,8 @@
-"""Terminal output with rich: game logs, results, a player's view."""
+"""Terminal output with rich: game logs, results, a player's view.
+
+What a player is shown is made from their observation (State.observation) only:
+`print_observation` (the table), `print_decision` (prompt and numbered options) and
+`observation_log` (log lines) take nothing else."""
 from __future__ import annotations
 
 from typing import Any
@@ -6,6 +10,8 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+
+from .views import log_text, option_labels, prompt_text, view_of
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
@@ -186,3 +192,22 @@ def print_view(view: dict, player: int) -> None:
     if shown_vars:
         console.print("[bold]variables[/bold]: " + escape(", ".join(f"{k} = {dsl_text(v)}"
                                                                      for k, v in shown_vars.items())))
+
+
+def print_observation(obs: dict) -> None:
+    """The table as the observation's viewer sees it."""
+    print_view(view_of(obs), obs["viewer"])
+
+
+def observation_log(obs: dict) -> list[str]:
+    """The observation's log lines (its events as text)."""
+    return log_text(obs)
+
+
+def print_decision(obs: dict) -> tuple[str, list[str]]:
+    """The viewer's numbered options; returns (prompt, option labels)."""
+    decision = obs["decision"]
+    labels = option_labels(decision)
+    for i, text in enumerate(labels, 1):
+        console.print(f"  [bold]{i}[/bold]. {escape(text)}", highlight=False)
+    return prompt_text(decision) or "Choose", labels

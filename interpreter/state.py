@@ -12,8 +12,10 @@ import json
 from typing import Any, Iterable
 
 from . import decisions as _decisions
+from . import observation as _observation
 from . import views as _views
 from .errors import IllegalDecision, RuleRuntimeError
+from .events import line_for
 from .layout import Layout
 from .model import GameDef
 from .options import labels_of
@@ -107,7 +109,10 @@ class State:
     def prompt(self, player: int) -> str | None:
         """The question `player` is asked now (None if not deciding or the rule gives none)."""
         th = waiting(self).get(player)
-        return th.pending.prompt if th is not None else None
+        if th is None:
+            return None
+        event = th.pending.prompt_event  # pieces in it as `player` sees them
+        return th.pending.prompt if event is None else line_for(event, player)
 
     def apply(self, player: int, action: int | str) -> None:
         """Apply an option (index, or exact label) of `player`, then run the game to the next
@@ -141,6 +146,13 @@ class State:
     def view(self, viewer: Any = None) -> dict:
         """The state as `viewer` may see it (None: everything), as JSON-ready data."""
         return _views.view(self, viewer)
+
+    def observation(self, viewer: Any = None, log_from: int | None = 0) -> dict:
+        """What `viewer` observes now, as JSON data (None: everything): zones, counters,
+        variables, their pending decision, the log from entry `log_from` as events
+        (interpreter/observation.py). Every surface is made from it; `view` and `log_lines`
+        are its display forms."""
+        return _observation.observe(self, viewer, log_from)
 
     def log_lines(self, viewer: Any = None) -> list:
         """The log as `viewer` may read it (None: everything)."""
@@ -370,8 +382,18 @@ class State:
 
     def hash(self) -> str:
         """A digest of everything that matters for the rest of the game (and the log)."""
-        text = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"), default=str)
+        text = json.dumps(digest_form(self.to_json()), sort_keys=True, separators=(",", ":"), default=str)
         return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def digest_form(data: dict) -> dict:
+    """Saved state data without the data form of log lines and prompts (events.py): it is made
+    from the same values as their text, which the digest covers, and leaving it out keeps the
+    hashes of games saved before events existed."""
+    data["log"] = [entry[:2] for entry in data["log"]]
+    for thread in data["threads"]:
+        thread.get("pending", {}).pop("prompt_event", None)
+    return data
 
 
 def _thread_json(S: "State", t: Thread) -> dict:
@@ -390,6 +412,8 @@ def _thread_json(S: "State", t: Thread) -> dict:
             "picked": encode(list(p.picked)), "optional": p.optional, "var": p.var,
             "secret": p.secret, "label_key": p.label_key,
         }
+        if p.prompt_event is not None:
+            data["pending"]["prompt_event"] = p.prompt_event
     return data
 
 
@@ -411,5 +435,6 @@ def _thread_from_json(game: GameDef, data: dict, pieces: list) -> Thread:
         pend.labels = list(p["labels"])
         pend.picked = decode(p["picked"], pieces)
         pend.label_key = p.get("label_key")
+        pend.prompt_event = p.get("prompt_event")
         t.pending = pend
     return t

@@ -26,7 +26,8 @@ class Pending:
     """A decision waiting for one player: the legal options and how to read the answer."""
 
     __slots__ = ("player", "kind", "prompt", "candidates", "options", "labels", "low", "high",
-                 "picked", "optional", "var", "secret", "pos", "cache", "recipe", "label_key")
+                 "picked", "optional", "var", "secret", "pos", "cache", "recipe", "label_key",
+                 "prompt_event")
 
     def __init__(self, player, kind, prompt, candidates, low, high, optional, var, secret, pos):
         self.player = player
@@ -45,12 +46,14 @@ class Pending:
         self.cache: dict | None = None  # piece -> (key, visible) while picking; not saved
         self.recipe: tuple | None = None  # what the labels are made from (options.labels_of)
         self.label_key: str | None = None  # the rule's `label` expression, if it gives one
+        self.prompt_event: list | None = None  # the prompt as [template, args] (events.py)
 
     def copy(self) -> "Pending":
         p = Pending(self.player, self.kind, self.prompt, self.candidates, self.low, self.high,
                     self.optional, self.var, self.secret, self.pos)
         p.options, p.labels, p.picked = self.options, self.labels, list(self.picked)
         p.cache, p.recipe, p.label_key = self.cache, self.recipe, self.label_key
+        p.prompt_event = self.prompt_event
         return p
 
 

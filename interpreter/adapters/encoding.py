@@ -2,7 +2,8 @@
 
 The size depends only on the configuration (its zones, pieces, counters and variables, which
 the layout fixes for a player count and options), never on the game's progress. Everything is
-read from `State.view(player)`, so the vector holds exactly what that player may see:
+read from the player's observation (`State.observation(player)`, through its view form
+`views.view_of`), so the vector holds exactly what that player may see:
 
     per zone            how many pieces it holds; how many of them the viewer cannot identify
     per piece and zone  1 where the viewer sees that piece (hidden pieces have no identity)
@@ -20,6 +21,8 @@ import zlib
 from typing import Any
 
 import numpy as np
+
+from ..views import view_of
 
 
 class ViewEncoder:
@@ -41,6 +44,10 @@ class ViewEncoder:
         self._variables = self._counters + 2 * len(self.counters)
         self._game = self._variables + 2 * len(self.variables)
         self.size = self._game + 2 + 2 * self.players
+
+    def encode_observation(self, obs: dict) -> np.ndarray:
+        """The vector of one observation (State.observation)."""
+        return self.encode(view_of(obs))
 
     def encode(self, view: dict) -> np.ndarray:
         out = np.zeros(self.size, dtype=np.float32)

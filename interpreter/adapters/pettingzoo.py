@@ -12,7 +12,8 @@ Agents are "player_0" … "player_{n-1}". The action space is Discrete(bound) fo
 where the bound is the profile's `max_actions` (derived from the file, see profile.py); action
 k is the k-th option as that player sees it, and `action_mask` marks the legal ones.
 Observations are {"observation": the view vector (encoding.py), "action_mask": …}. The deciding
-agent's `info` holds the text of its view, its prompt and its option labels. Rewards are 0
+agent's `info` holds the text of its view, its prompt and its option labels, and its whole
+observation as data (`info["data"]`, State.observation without the log). Rewards are 0
 until the end, then the utilities (win_loss or scores). Chance uses the engine's seeded
 generator (reset(seed=…)). Several players deciding at once (secret simultaneous picks) take
 AEC turns in seat order; a pick is secret, so what the later players observe does not change.
@@ -27,6 +28,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
+from ..views import view_of
 from .encoding import ViewEncoder
 from .profile import AdapterError, Profile, derive, load_rules
 
@@ -139,11 +141,13 @@ class RulebookEnv(AECEnv):
             raise AdapterError(f"a decision of {agent} has {count} options, more than the "
                                f"{len(mask)} this environment declared: pass max_actions={2 * count}")
         mask[:count] = 1
-        return {"observation": self.encoder.encode(self.state.view(player)), "action_mask": mask}
+        obs = self.state.observation(player, log_from=None)
+        return {"observation": self.encoder.encode_observation(obs), "action_mask": mask}
 
     def _info(self, player: int) -> dict:
-        view = self.state.view(player)
-        info = {"text": view_text(view)}
+        obs = self.state.observation(player, log_from=None)
+        view = view_of(obs)
+        info = {"text": view_text(view), "data": obs}
         if "decision" in view:
             info["prompt"] = view["decision"]["prompt"]
             info["options"] = list(view["decision"]["options"])
@@ -152,7 +156,7 @@ class RulebookEnv(AECEnv):
     def render(self) -> str | None:
         if self.state is None:
             return None
-        text = view_text(self.state.view(None))
+        text = view_text(view_of(self.state.observation(None, log_from=None)))
         if self.render_mode == "human":
             print(text)
             return None

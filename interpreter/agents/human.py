@@ -1,4 +1,4 @@
-"""A person at the terminal: sees only their own view, picks a numbered option."""
+"""A person at the terminal: sees only their own observation, picks a numbered option."""
 from __future__ import annotations
 
 from typing import Any
@@ -6,7 +6,7 @@ from typing import Any
 from rich.prompt import Prompt
 
 from ..errors import InputError
-from ..render import console, print_log, print_view
+from ..render import console, observation_log, print_decision, print_observation
 
 HELP = "?: help"
 KEYS = [
@@ -24,12 +24,9 @@ class HumanAgent:
         self.log_seen: dict[int, int] = {}
 
     def choose(self, state: Any, player: int) -> int:
-        self._new_log_lines(state, player)
-        print_view(state.view(player), player)
-        labels = state.option_labels(player)
-        prompt = state.prompt(player) or "Choose"
-        for i, text in enumerate(labels, 1):
-            console.print(f"  [bold]{i}[/bold]. {text}", highlight=False)
+        obs = self._observe(state, player)
+        print_observation(obs)
+        prompt, labels = print_decision(obs)
         while True:
             try:
                 answer = Prompt.ask(f"P{player + 1}: {prompt} [1-{len(labels)}] ({HELP})").strip().lower()
@@ -48,10 +45,10 @@ class HumanAgent:
                 console.print("[yellow]nothing to undo here[/yellow]")
                 continue
             if answer == "v":
-                print_view(state.view(player), player)
+                print_observation(state.observation(player, log_from=None))
                 continue
             if answer == "l":
-                for line in state.log_lines(player)[-15:]:
+                for line in observation_log(state.observation(player))[-15:]:
                     console.print("  " + line, markup=False)
                 continue
             if answer.isdigit() and 1 <= int(answer) <= len(labels):
@@ -72,12 +69,14 @@ class HumanAgent:
 
     def finish(self, state: Any, player: int) -> None:
         """At the end: the log lines this player has not seen yet, then their final view."""
-        self._new_log_lines(state, player)
-        print_view(state.view(player), player)
+        print_observation(self._observe(state, player))
 
-    def _new_log_lines(self, state: Any, player: int) -> None:
-        lines = state.log_lines(player)
+    def _observe(self, state: Any, player: int) -> dict:
+        """The player's observation; its log lines not shown to them yet are printed."""
         start = self.log_seen.get(player, 0)
-        for line in lines[start:]:
+        obs = state.observation(player, log_from=start)
+        lines = observation_log(obs)
+        for line in lines:
             console.print("  " + line, markup=False)
-        self.log_seen[player] = len(lines)
+        self.log_seen[player] = start + len(lines)
+        return obs

@@ -78,15 +78,15 @@ def test_audit_finds_no_leak_in_a_correct_game(tmp_path):
 
 def test_audit_detects_a_view_that_leaks_identities(tmp_path, monkeypatch):
     """If views showed ids of hidden pieces, the audit must notice."""
-    from interpreter import views
+    from interpreter import observation
 
-    original = views._piece_view
+    original = observation.piece_data
 
     def leaky(S, piece, viewer):
         out = original(S, piece, viewer)
         out["id"] = int(piece)
         return out
-    monkeypatch.setattr(views, "_piece_view", leaky)
+    monkeypatch.setattr(observation, "piece_data", leaky)
     S = load(tmp_path, MARKERS).new_game(2, seed=3)
     assert "hidden information leaks" in audit_hidden(S, random.Random(1))
 
