@@ -14,6 +14,7 @@ from typing import Any, Iterable
 from ..errors import RuleRuntimeError
 from ..values import ZoneRef
 from . import builtin
+from .bitgrid import BitWindow
 
 _ORTHO = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _ROW_MAJOR = itemgetter(1, 0)  # sort cells by row, then column
@@ -223,49 +224,18 @@ def grid_fits_box(S, cells, max_width, max_height):
 
 
 # ------------------------------------------------------------------ placement
-class _Window:
-    """A w × h window of the grid as bit masks (bit (y - y0) * w + (x - x0)), for fast floods."""
+class _Window(BitWindow):
+    """A w × h window of the grid with its free and occupied cells, for fast floods."""
 
-    __slots__ = ("x0", "y0", "w", "h", "full", "not_col0", "not_last", "links", "free", "occ",
-                 "_dead")
+    __slots__ = ("free", "occ", "_dead")
 
     def __init__(self, x0: int, y0: int, w: int, h: int, occ: int, blocked: Iterable, links: list):
         """`occ`: the occupied cells inside the window, as a mask."""
-        self.x0, self.y0, self.w, self.h = x0, y0, w, h
-        geometry = _GEOMETRY.get((w, h))
-        if geometry is None:
-            full = (1 << (w * h)) - 1
-            col0 = 0
-            for y in range(h):
-                col0 |= 1 << (y * w)
-            geometry = _GEOMETRY[(w, h)] = (full, full & ~col0, full & ~(col0 << (w - 1)))
-        self.full, self.not_col0, self.not_last = geometry
-        blk = 0
-        for x, y in blocked:
-            x -= x0
-            y -= y0
-            if 0 <= x < w and 0 <= y < h:
-                blk |= 1 << (y * w + x)
-        self.free, self.occ = self.full & ~occ & ~blk, occ
+        super().__init__(x0, y0, w, h)
+        self.free, self.occ = self.full & ~occ & ~self.mask(blocked), occ
         self.links = [(self.bit(a), self.bit(b)) for a, b in links
                       if self.bit(a) and self.bit(b)] if links else ()
         self._dead = None
-
-    def bit(self, c: tuple) -> int:
-        x, y = c[0] - self.x0, c[1] - self.y0
-        if 0 <= x < self.w and 0 <= y < self.h:
-            return 1 << (y * self.w + x)
-        return 0
-
-    def expand(self, r: int) -> int:
-        w = self.w
-        out = r | ((r << 1) & self.not_col0) | ((r >> 1) & self.not_last) | ((r << w) & self.full) | (r >> w)
-        for a, b in self.links:
-            if r & a:
-                out |= b
-            if r & b:
-                out |= a
-        return out
 
     def flood(self, seed: int, within: int) -> int:
         reached = seed
@@ -289,8 +259,6 @@ class _Window:
             self._dead = groups
         return self._dead
 
-
-_GEOMETRY: dict = {}      # (w, h) -> (all cells, all but column 0, all but the last column)
 
 
 def _fillable_filter(out: list, shape: Any, g: dict, blocked: frozenset, pairs: list, box: tuple,

@@ -19,6 +19,7 @@ from typing import Any
 from ..errors import RuleRuntimeError
 from .grid import _cells, _grid, _link_map
 from . import builtin
+from .bitgrid import BitWindow
 
 
 def _shape(s: Any) -> tuple:
@@ -29,60 +30,21 @@ def _shape(s: Any) -> tuple:
     return tuple((x - x0, y - y0) for x, y in cells)   # its first cell (row-major) at (0, 0)
 
 
-_GEOMETRY: dict = {}      # (w, h) -> (all cells, all but column 0, all but the last column)
 
 
-class _Board:
-    """One w × h window of the grid as bit masks (bit (y - y0) * w + (x - x0)): neighbours by
-    shifts, so that a flood or a ring of distances is a few integer operations."""
+class _Board(BitWindow):
+    """One w × h window of the grid as bit masks, with the links between its cells."""
 
-    __slots__ = ("x0", "y0", "w", "h", "full", "not_col0", "not_last", "links")
+    __slots__ = ()
 
     def __init__(self, x0: int, y0: int, w: int, h: int, pairs: list):
-        self.x0, self.y0, self.w, self.h = x0, y0, w, h
-        geometry = _GEOMETRY.get((w, h))
-        if geometry is None:
-            full = (1 << (w * h)) - 1
-            col0 = 0
-            for y in range(h):
-                col0 |= 1 << (y * w)
-            geometry = _GEOMETRY[(w, h)] = (full, full & ~col0, full & ~(col0 << (w - 1)))
-        self.full, self.not_col0, self.not_last = geometry
+        super().__init__(x0, y0, w, h)
         links = []
         for p, q in pairs:
             a, b = self.bit(p), self.bit(q)
             if a and b and a != b:
                 links.append((a, b))
         self.links = links
-
-    def bit(self, c: tuple) -> int:
-        x, y = c[0] - self.x0, c[1] - self.y0
-        if 0 <= x < self.w and 0 <= y < self.h:
-            return 1 << (y * self.w + x)
-        return 0
-
-    def mask(self, cells) -> int:
-        x0, y0, w, h = self.x0, self.y0, self.w, self.h
-        m = 0
-        for x, y in cells:
-            x -= x0
-            y -= y0
-            if 0 <= x < w and 0 <= y < h:
-                m |= 1 << (y * w + x)
-        return m
-
-    def expand(self, r: int) -> int:
-        """r and every cell next to (or linked to) a cell of r."""
-        w = self.w
-        out = r | ((r << 1) & self.not_col0) | ((r >> 1) & self.not_last) | ((r << w) & self.full) | (r >> w)
-        if not self.links:
-            return out
-        for a, b in self.links:
-            if r & a:
-                out |= b
-            if r & b:
-                out |= a
-        return out
 
     def rings(self, sources: int, free: int) -> list:
         """The free cells 1, 2, 3, … steps from the sources through free cells, as masks."""
