@@ -54,12 +54,12 @@ def _as_pieces(S: Any, value: Any) -> list:
 _FR = re.compile(r"\bfr\b")
 
 
-def prompt_of(S: Any, literal: list, values: list, template: str | None = None) -> tuple:
+def prompt_of(S: Any, literal: list, values: list, template: str) -> tuple:
     """A prompt's text and its event ([template, args], events.py): `literal` holds the texts
-    of the prompt with None where each value goes."""
+    of the prompt with None where each value goes; `template` is made from it at compile time."""
     it = iter(values)
     text = "".join(s if s is not None else label(S, next(it)) for s in literal)
-    return text, [template if template is not None else template_of(literal), [arg_of(S, v) for v in values]]
+    return text, [template, [arg_of(S, v) for v in values]]
 
 
 class _Source(str):
@@ -929,8 +929,9 @@ class Compiler:
         values = [s for s in segments if type(s) is _Source]
         if not values:
             return f"{''.join(segments)!r}, None"
-        literal = self.gen.const([None if type(s) is _Source else s for s in segments])
-        return f"*_prompt_of(S, {literal}, [{', '.join(values)}])"
+        parts = [None if type(s) is _Source else s for s in segments]
+        literal, template = self.gen.const(parts), self.gen.const(template_of(parts))
+        return f"*_prompt_of(S, {literal}, [{', '.join(values)}], {template})"
 
     def _label_function(self, node: ast.Node, ctx: _ProcCtx) -> Callable:
         """`label EXPR`, or `label "text {expr}"` filled in like a log line."""
