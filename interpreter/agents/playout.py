@@ -15,12 +15,16 @@ class RandomPlayout:
         self.depth = depth
         self.max_decisions = max_decisions
 
-    def run(self, state: Any, rng: random.Random) -> Any:
+    def limit(self, state: Any) -> int:
+        """The decision count at which this playout stops."""
         steps = self.max_decisions if self.depth is None else min(self.depth, self.max_decisions)
-        limit = state.decisions + steps
+        return state.decisions + steps
+
+    def run(self, state: Any, rng: random.Random) -> Any:
+        limit = self.limit(state)
         while not state.over and state.decisions < limit:
             p = state.current_players()[0]
-            state.apply(p, int(rng.random() * state.option_count(p)))
+            state.apply_unchecked(p, int(rng.random() * state.option_count(p)))
         return state
 
 
@@ -36,15 +40,14 @@ class GreedyPlayout(RandomPlayout):
         self.epsilon = epsilon
 
     def run(self, state: Any, rng: random.Random) -> Any:
-        steps = self.max_decisions if self.depth is None else min(self.depth, self.max_decisions)
-        limit = state.decisions + steps
+        limit = self.limit(state)
         while not state.over and state.decisions < limit:
             p = state.current_players()[0]
             n = state.option_count(p)
             if n == 1 or rng.random() < self.epsilon:
-                state.apply(p, int(rng.random() * n))
+                state.apply_unchecked(p, int(rng.random() * n))
             else:
-                state.apply(p, best_option(state, p, n, rng))
+                state.apply_unchecked(p, best_option(state, p, n, rng))
         return state
 
 
@@ -53,7 +56,7 @@ def best_option(state: Any, player: int, n: int, rng: random.Random) -> int:
     best, ties = None, []
     for i in range(n):
         world = state.clone()
-        world.apply(player, i)
+        world.apply_unchecked(player, i)
         value = judged_lead(world, player)
         if best is None or value > best:
             best, ties = value, [i]
