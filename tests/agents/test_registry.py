@@ -34,7 +34,7 @@ def test_search_settings_choose_the_parts():
 
     default, plain, greedy = make_agents("ismcts:9,ismcts:9,ucb=plain,secret=no,"
                                          "mcts:9,playout=greedy,eps=0.1,depth=4", 3, seed=1)
-    assert type(default.select) is Ucb1Tuned and default.select.c == 2.0 and default.secret
+    assert type(default.select) is Ucb1Tuned and default.select.c == 1.0 and default.secret
     assert type(default.playout) is RandomPlayout
     assert type(plain.select) is Ucb1 and plain.select.c == 0.7 and not plain.secret
     assert type(greedy.playout) is GreedyPlayout and greedy.playout.epsilon == 0.1
