@@ -58,3 +58,20 @@ def test_chicago_dry_evaluation_moves_before_any_scoring():
         p = state.current_players()[0]
         state.apply(p, int(rng.random() * state.option_count(p)))
     assert len(seen) > 3
+
+
+def test_between_two_cities_evaluation_is_the_final_score_when_the_game_ends():
+    """The cities are scored only at the end; the evaluation scores them as they stand, so on
+    the final board it must give every player's final score, and before it must not be all 0."""
+    game = Game.load(RULES / "between_two_cities" / "game.yaml")
+    for seed in range(2):
+        state = game.new_game(3, seed=seed)
+        rng = random.Random(seed)
+        moved = False
+        while not state.over:
+            moved = moved or any(v != 0 for v in heuristic(state))
+            assert _scores(state) == [0, 0, 0]  # nothing is scored during play
+            p = state.current_players()[0]
+            state.apply(p, int(rng.random() * state.option_count(p)))
+        assert heuristic(state) == _scores(state) and max(_scores(state)) > 0
+        assert moved
