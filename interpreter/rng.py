@@ -15,10 +15,8 @@ class Rng:
     __slots__ = ("state",)
 
     def __init__(self, seed: int = 0):
-        self.state = 0
-        self.next32()
-        self.state = (self.state + (int(seed) & _MASK64)) & _MASK64
-        self.next32()
+        # PCG32's seeding: one step from 0 (which gives _INC), add the seed, one more step
+        self.state = (((_INC + (int(seed) & _MASK64)) & _MASK64) * _MULT + _INC) & _MASK64
 
     def copy(self) -> "Rng":
         r = Rng.__new__(Rng)
