@@ -75,6 +75,19 @@ def _discard(S: Any, value: Any, face: bool | None) -> None:
         S.move([p], dest, None, None, face)
 
 
+def _deal(S: Any, k: Any, source: Any, family: Any, face: bool | None) -> None:
+    """`deal k from source to family`: one piece from the top to each player in turn, k times."""
+    table = S.lay.zone_index.get(str(family))
+    if type(family) is not Family or table is None:
+        raise RuleRuntimeError(f"deal needs a per-player zone family (e.g. `hand`), got {family!r}")
+    for _ in range(k):
+        for p in S.players:
+            zone = S.zones[source]
+            if not zone:
+                return
+            S.move([zone[0]], table[p], None, None, face)
+
+
 def _not_a_zone(value: Any) -> None:
     raise RuleRuntimeError(f"move needs a zone to move to, got {value!r}")
 
@@ -309,7 +322,7 @@ class Compiler:
         self.gen.env["_METER"] = METER
         self.gen.env["_Frame"] = Frame
         self.gen.env.update({"_ZoneRef": ZoneRef, "_not_a_zone": _not_a_zone, "_as_pieces": _as_pieces,
-                             "_log_entry": log_entry, "_discard": _discard,
+                             "_log_entry": log_entry, "_discard": _discard, "_deal": _deal,
                              "_as_pieces_or_zones": _as_pieces_or_zones, "_as_players": _as_players,
                              "_start_choice": start_choice, "_label": label, "_prompt_of": prompt_of})
         self.gen.env.update({"_GameEnds": GameEnds, "_locate": locate, "_calls_exceeded": calls_exceeded,
@@ -725,21 +738,8 @@ class Compiler:
                       f"S.move(S.zones[_s][:max(0, _c)], _d, None, None, {n.face!r})", n.pos, self.gen.env)
 
     def s_Deal(self, n, ctx):
-        count, src, fam = (self.expr(x, ctx.scope) for x in (n.count, n.source, n.family))
-        face = n.face
-
-        def deal(S, th, fr):
-            k, source, family = count(S, fr.L), src(S, fr.L), fam(S, fr.L)
-            table = S.lay.zone_index.get(str(family))
-            if type(family) is not Family or table is None:
-                raise RuleRuntimeError(f"deal needs a per-player zone family (e.g. `hand`), got {family!r}")
-            for _ in range(k):
-                for p in S.players:
-                    zone = S.zones[source]
-                    if not zone:
-                        return None
-                    S.move([zone[0]], table[p], None, None, face)
-        ctx.emit_simple(deal, n.pos)
+        count, src, fam = (self.gen.source(x, ctx.scope) for x in (n.count, n.source, n.family))
+        ctx.emit_code(f"_deal(S, {count}, {src}, {fam}, {n.face!r})", n.pos, self.gen.env)
 
     def s_Discard(self, n, ctx):
         ctx.emit_code(f"_discard(S, {self.gen.source(n.what, ctx.scope)}, {n.face!r})", n.pos, self.gen.env)
