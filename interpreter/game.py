@@ -121,7 +121,8 @@ class Game:
             S.rng = rng
         S.lang = lang
         S.logging = logging  # off: no log lines are made at all (simulations)
-        _initialise_slots(S)
+        if layout.initial_slots is None:  # else State() copied them already
+            _initialise_slots(S)
         if prepare is not None:
             prepare(S)
         new_thread(S, [Frame(self.d.procs["main"], 0, {})])

@@ -17,16 +17,16 @@ def _number(v: Any) -> Any:
 
 
 def compute_result(S: Any) -> dict:
+    """{"scores", "winners", "reason"} of a finished game, from the rule file's scoring."""
     try:
-        return _compute_result(S)
+        return _result(S, S.game.scoring)
     except RulebookError:
         raise
     except Exception as exc:  # a scoring rule did something impossible (e.g. divided by zero)
         raise RuleRuntimeError(f"while scoring: {type(exc).__name__}: {exc}", rule_position(exc), "E300") from None
 
 
-def _compute_result(S: Any) -> dict:
-    sc = S.game.scoring
+def _result(S: Any, sc: Any) -> dict:
     score = sc.score
     if sc.winners is not None:  # winners given: no ranking, no tie-breaks
         scores = [_number(score(S, {"player": p})) for p in S.players] if score is not None else [0] * S.n

@@ -68,8 +68,12 @@ class State:
         self.dyn: dict = {name: {} for name in game.mutable_attrs}
         self.seen: dict = {}  # piece -> tuple of players who may see it while face down
         self.grid: dict = {}  # zone -> {cell: (piece, part)}
-        self.counters: dict = {}
-        self.vars: dict = {"round": 0, "phase": None}
+        slots = lay.initial_slots  # counters and variables at their initial values (game.py)
+        if slots is not None:
+            self.counters, self.vars = dict(slots[0]), dict(slots[1])
+        else:
+            self.counters: dict = {}
+            self.vars: dict = {"round": 0, "phase": None}
         self.threads: list[Thread] = []
         self.next_tid = 0
         self.log: list = []
