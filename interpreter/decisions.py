@@ -16,7 +16,7 @@ from .labels import player_label
 from .logs import decision_entry
 from .options import PLAIN_RECIPE, DONE, PASS, build_options, labels_of  # noqa: F401 - re-exported
 from .threads import Pending, waiting
-from .values import PLAYERS
+from .values import PLAYERS, Player
 from .vm import _SEAT, SUSPEND
 
 if TYPE_CHECKING:
@@ -35,8 +35,8 @@ def start_choice(S: State, th, fr, who, candidates: list, mode: str, low: int, h
             if t is not int and t is not str:
                 break
         else:  # numbers and texts only: the options are the values, each once (build_options)
-            pend = Pending(PLAYERS[int(who)], "choose", prompt, candidates, 1, 1, False, slot,
-                           th.player is not None, pos)
+            player = who if type(who) is Player else PLAYERS[int(who)]
+            pend = Pending(player, "choose", prompt, candidates, 1, 1, False, slot, th.player is not None, pos)
             pend.prompt_event = prompt_event
             pend.options = candidates if len(set(candidates)) == n else list(dict.fromkeys(candidates))
             pend.labels = None
