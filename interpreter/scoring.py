@@ -29,7 +29,11 @@ def compute_result(S: Any) -> dict:
 def _result(S: Any, sc: Any) -> dict:
     score = sc.score
     if sc.winners is not None:  # winners given: no ranking, no tie-breaks
-        scores = [_number(score(S, {"player": p})) for p in S.players] if score is not None else [0] * S.n
+        scores = [score(S, {"player": p}) for p in S.players] if score is not None else [0] * S.n
+        for s in scores:
+            if type(s) is not int:  # a flag or none counts as a number
+                scores = [_number(s) for s in scores]
+                break
         chosen = sc.winners(S, {})
         if chosen is None:
             chosen = []

@@ -322,7 +322,11 @@ class State:
         return seen is not None and viewer in seen
 
     def reveal_to(self, piece: int, players: Iterable) -> None:
-        self.seen[piece] = tuple(sorted(set(self.seen.get(piece, ())) | {int(p) for p in players}))
+        who = {int(p) for p in players}
+        before = self.seen.get(piece)
+        if before:
+            who.update(before)
+        self.seen[piece] = tuple(sorted(who))
 
     # ------------------------------------------------------------------ counters
     def set_counter(self, key: str, value: Any) -> None:
