@@ -65,7 +65,7 @@ class State:
         self.zones: dict[str, list] = {key: v[:] for key, v in lay.initial_zones.items()}
         self.loc: list = list(lay.start)
         self.face: dict = {}  # piece -> bool, only where different from the layout's default
-        self.dyn: dict = {name: {} for name in game.mutable_attrs}
+        self.dyn: dict = {name: {} for name in game.mutable_attrs} if game.mutable_attrs else {}
         self.seen: dict = {}  # piece -> tuple of players who may see it while face down
         self.grid: dict = {}  # zone -> {cell: (piece, part)}
         slots = lay.initial_slots  # counters and variables at their initial values (game.py)
@@ -302,8 +302,10 @@ class State:
     def shuffle(self, key: ZoneRef) -> None:
         zone = self.zones[key]
         self.rng.shuffle(zone)
-        for piece in zone:
-            self.seen.pop(piece, None)
+        seen = self.seen
+        if seen:  # a shuffled piece is no longer known to those it was revealed to
+            for piece in zone:
+                seen.pop(piece, None)
 
     # ------------------------------------------------------------------ visibility
     def sees(self, viewer: Any, piece: int) -> bool:
