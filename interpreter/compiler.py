@@ -1152,13 +1152,18 @@ def _combiner(op: str):
     return {"=": None, "+=": budget.add, "-=": operator.sub, "*=": budget.times}[op]
 
 
+_INT_LITERAL = re.compile(r"\(?-?\d+\)?")
+
+
 def _combine_src(current: str, value: str, op: str) -> str:
     """Source of `current <op>= value`."""
     if op == "=":
         return value
     if op == "*=":
         return f"_times({current}, {value})"
-    if op == "+=" and not current.startswith("S.counters"):  # texts and lists: bounded sizes
+    # texts and lists: bounded sizes. Adding a whole number (`x += 1`) can only give a number or
+    # fail as a text or list would, so it needs no check.
+    if op == "+=" and not current.startswith("S.counters") and not _INT_LITERAL.fullmatch(value):
         return f"_add({current}, {value})"
     return f"({current} {op[0]} {value})"
 
