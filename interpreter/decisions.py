@@ -14,10 +14,10 @@ from . import vm as _vm  # module import (not `from .vm import run` per call: a 
 from .errors import IllegalDecision, RuleRuntimeError
 from .labels import player_label
 from .logs import decision_entry
-from .options import PLAIN_RECIPE, DONE, PASS, build_options, labels_of  # noqa: F401 - re-exported
+from .options import DONE, PASS, PLAIN_RECIPE, build_options, labels_of  # noqa: F401 - re-exported
 from .threads import Pending, waiting
-from .values import PLAYERS, Player
-from .vm import _SEAT, SUSPEND
+from .values import PLAYERS, SEAT, Player
+from .vm import SUSPEND
 
 if TYPE_CHECKING:
     from .state import State
@@ -128,7 +128,7 @@ def take(S: State, th, index: int) -> None:
     """Record option `index` of the decision `th` waits for, then run the game on."""
     pend = th.pending
     value = pend.options[index]
-    S.history.append([_SEAT[pend.player], index])
+    S.history.append([SEAT[pend.player], index])
     S.decisions += 1
     if S.logging:
         S.log.append(decision_entry(S, pend, value, index))

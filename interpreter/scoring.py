@@ -30,9 +30,9 @@ def _result(S: Any, sc: Any) -> dict:
     score = sc.score
     if sc.winners is not None:  # winners given: no ranking, no tie-breaks
         scores = [score(S, {"player": p}) for p in S.players] if score is not None else [0] * S.n
-        for s in scores:
-            if type(s) is not int:  # a flag or none counts as a number
-                scores = [_number(s) for s in scores]
+        for value in scores:
+            if type(value) is not int:  # a flag or none counts as a number
+                scores = [_number(v) for v in scores]
                 break
         chosen = sc.winners(S, {})
         if chosen is None:

@@ -16,7 +16,7 @@ from .errors import Pos, RuleRuntimeError
 from .guard import describe as _describe
 from .scoring import compute_result
 from .threads import Frame, Thread, deciders_of
-from .values import PLAYERS
+from .values import SEAT
 
 if TYPE_CHECKING:
     from .state import State
@@ -61,7 +61,7 @@ def run(S: State) -> None:
         if sig == SUSPEND:
             th.status = "choose"
             if len(S.threads) == 1:  # the common case: the index is this one thread
-                S.deciders = {_SEAT[th.pending.player]: th}
+                S.deciders = {SEAT[th.pending.player]: th}
                 return
         elif sig == WAIT:
             th.status = "wait"
@@ -70,9 +70,6 @@ def run(S: State) -> None:
         else:
             _thread_done(S, th)
     S.deciders = {}
-
-
-_SEAT = list(range(len(PLAYERS)))  # a Player -> the plain int (a subscript is cheaper than int())
 
 
 def index_deciders(S: State) -> None:
