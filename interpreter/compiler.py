@@ -189,6 +189,8 @@ def fuse(proc: Proc, env: dict) -> None:
         tail = _tail_of(code[j], j, env) if j < n else None
         if tail is not None:
             tail += _loop_head_source(code, getattr(code[j], "loop_head", None))
+            if getattr(code[j], "is_step", False):  # entering a loop: its first iteration too
+                tail += _after_step_source(code, j)
         if len(units) >= 2 or tail is not None:
             proc.originals.setdefault(i, code[i])
             code[i] = _fused_source([(k, _body_of(code[k], env)) for k in units], j, env, tail)
@@ -250,12 +252,17 @@ def _loop_head_source(code: list, head: int | None) -> str:
     run inline as the VM would run them, so the next iteration costs no dispatch."""
     if head is None or not getattr(code[head], "is_step", False):
         return ""
-    src = f"\nfr.pc = {head + 1}\n_k = {head + 1}\n{code[head].tail_src}"
+    return f"\nfr.pc = {head + 1}\n_k = {head + 1}\n{code[head].tail_src}" + _after_step_source(code, head)
+
+
+def _after_step_source(code: list, head: int) -> str:
+    """After a loop's step at `head` ran: if the loop goes on, the instruction after the step
+    when it has source (a call, a jump), as the VM would run it."""
     after = getattr(code[head + 1], "tail_src", None) if head + 1 < len(code) else None
-    if after is not None:
-        src += (f"\nif fr.pc == {head + 1}:\n    fr.pc = {head + 2}\n    _k = {head + 2}\n"
-                + textwrap.indent(after, "    "))
-    return src
+    if after is None:
+        return ""
+    return (f"\nif fr.pc == {head + 1}:\n    fr.pc = {head + 2}\n    _k = {head + 2}\n"
+            + textwrap.indent(after, "    "))
 
 
 def _fused_source(run: list, end: int, env: dict, tail: str | None = None) -> Callable:
@@ -1007,15 +1014,12 @@ class Compiler:
 
     def s_For(self, n, ctx):
         it_src = self.gen.source(n.iter, ctx.scope)
-        it = self._function(it_src, n.iter.pos)
         k = next(self.uniq)
         seq_slot, i_slot, var = f"$seq{k}", f"$i{k}", n.var
         ctx.scope.names[var] = var
 
-        def start(S, th, fr):
-            fr.L[seq_slot] = list(items(S, it(S, fr.L)))
-            fr.L[i_slot] = 0
-        first = ctx.emit_simple(start, n.pos)
+        first = ctx.emit_code(f"L[{seq_slot!r}] = list(_items(S, {it_src}))\nL[{i_slot!r}] = 0", n.pos,
+                              self.gen.env)
         head = ctx.here()
         test = ctx.emit_control(None, n.pos)
         exit_target: list[int] = []
