@@ -75,6 +75,19 @@ def _discard(S: Any, value: Any, face: bool | None) -> None:
         S.move([p], dest, None, None, face)
 
 
+def _deal(S: Any, k: Any, source: Any, family: Any, face: bool | None) -> None:
+    """`deal k from source to family`: one piece from the top to each player in turn, k times."""
+    table = S.lay.zone_index.get(str(family))
+    if type(family) is not Family or table is None:
+        raise RuleRuntimeError(f"deal needs a per-player zone family (e.g. `hand`), got {family!r}")
+    for _ in range(k):
+        for p in S.players:
+            zone = S.zones[source]
+            if not zone:
+                return
+            S.move([zone[0]], table[p], None, None, face)
+
+
 def _not_a_zone(value: Any) -> None:
     raise RuleRuntimeError(f"move needs a zone to move to, got {value!r}")
 
@@ -176,6 +189,8 @@ def fuse(proc: Proc, env: dict) -> None:
         tail = _tail_of(code[j], j, env) if j < n else None
         if tail is not None:
             tail += _loop_head_source(code, getattr(code[j], "loop_head", None))
+            if getattr(code[j], "is_step", False):  # entering a loop: its first iteration too
+                tail += _after_step_source(code, j)
         if len(units) >= 2 or tail is not None:
             proc.originals.setdefault(i, code[i])
             code[i] = _fused_source([(k, _body_of(code[k], env)) for k in units], j, env, tail)
@@ -237,12 +252,17 @@ def _loop_head_source(code: list, head: int | None) -> str:
     run inline as the VM would run them, so the next iteration costs no dispatch."""
     if head is None or not getattr(code[head], "is_step", False):
         return ""
-    src = f"\nfr.pc = {head + 1}\n_k = {head + 1}\n{code[head].tail_src}"
+    return f"\nfr.pc = {head + 1}\n_k = {head + 1}\n{code[head].tail_src}" + _after_step_source(code, head)
+
+
+def _after_step_source(code: list, head: int) -> str:
+    """After a loop's step at `head` ran: if the loop goes on, the instruction after the step
+    when it has source (a call, a jump), as the VM would run it."""
     after = getattr(code[head + 1], "tail_src", None) if head + 1 < len(code) else None
-    if after is not None:
-        src += (f"\nif fr.pc == {head + 1}:\n    fr.pc = {head + 2}\n    _k = {head + 2}\n"
-                + textwrap.indent(after, "    "))
-    return src
+    if after is None:
+        return ""
+    return (f"\nif fr.pc == {head + 1}:\n    fr.pc = {head + 2}\n    _k = {head + 2}\n"
+            + textwrap.indent(after, "    "))
 
 
 def _fused_source(run: list, end: int, env: dict, tail: str | None = None) -> Callable:
@@ -309,7 +329,7 @@ class Compiler:
         self.gen.env["_METER"] = METER
         self.gen.env["_Frame"] = Frame
         self.gen.env.update({"_ZoneRef": ZoneRef, "_not_a_zone": _not_a_zone, "_as_pieces": _as_pieces,
-                             "_log_entry": log_entry, "_discard": _discard,
+                             "_log_entry": log_entry, "_discard": _discard, "_deal": _deal,
                              "_as_pieces_or_zones": _as_pieces_or_zones, "_as_players": _as_players,
                              "_start_choice": start_choice, "_label": label, "_prompt_of": prompt_of})
         self.gen.env.update({"_GameEnds": GameEnds, "_locate": locate, "_calls_exceeded": calls_exceeded,
@@ -725,21 +745,8 @@ class Compiler:
                       f"S.move(S.zones[_s][:max(0, _c)], _d, None, None, {n.face!r})", n.pos, self.gen.env)
 
     def s_Deal(self, n, ctx):
-        count, src, fam = (self.expr(x, ctx.scope) for x in (n.count, n.source, n.family))
-        face = n.face
-
-        def deal(S, th, fr):
-            k, source, family = count(S, fr.L), src(S, fr.L), fam(S, fr.L)
-            table = S.lay.zone_index.get(str(family))
-            if type(family) is not Family or table is None:
-                raise RuleRuntimeError(f"deal needs a per-player zone family (e.g. `hand`), got {family!r}")
-            for _ in range(k):
-                for p in S.players:
-                    zone = S.zones[source]
-                    if not zone:
-                        return None
-                    S.move([zone[0]], table[p], None, None, face)
-        ctx.emit_simple(deal, n.pos)
+        count, src, fam = (self.gen.source(x, ctx.scope) for x in (n.count, n.source, n.family))
+        ctx.emit_code(f"_deal(S, {count}, {src}, {fam}, {n.face!r})", n.pos, self.gen.env)
 
     def s_Discard(self, n, ctx):
         ctx.emit_code(f"_discard(S, {self.gen.source(n.what, ctx.scope)}, {n.face!r})", n.pos, self.gen.env)
@@ -1007,15 +1014,12 @@ class Compiler:
 
     def s_For(self, n, ctx):
         it_src = self.gen.source(n.iter, ctx.scope)
-        it = self._function(it_src, n.iter.pos)
         k = next(self.uniq)
         seq_slot, i_slot, var = f"$seq{k}", f"$i{k}", n.var
         ctx.scope.names[var] = var
 
-        def start(S, th, fr):
-            fr.L[seq_slot] = list(items(S, it(S, fr.L)))
-            fr.L[i_slot] = 0
-        first = ctx.emit_simple(start, n.pos)
+        first = ctx.emit_code(f"L[{seq_slot!r}] = list(_items(S, {it_src}))\nL[{i_slot!r}] = 0", n.pos,
+                              self.gen.env)
         head = ctx.here()
         test = ctx.emit_control(None, n.pos)
         exit_target: list[int] = []
@@ -1152,18 +1156,28 @@ def _combiner(op: str):
     return {"=": None, "+=": budget.add, "-=": operator.sub, "*=": budget.times}[op]
 
 
+_INT_LITERAL = re.compile(r"\(?-?\d+\)?")
+
+
 def _combine_src(current: str, value: str, op: str) -> str:
     """Source of `current <op>= value`."""
     if op == "=":
         return value
     if op == "*=":
         return f"_times({current}, {value})"
-    if op == "+=" and not current.startswith("S.counters"):  # texts and lists: bounded sizes
+    # texts and lists: bounded sizes. Adding a whole number (`x += 1`) can only give a number or
+    # fail as a text or list would, so it needs no check.
+    if op == "+=" and not current.startswith("S.counters") and not _INT_LITERAL.fullmatch(value):
         return f"_add({current}, {value})"
     return f"({current} {op[0]} {value})"
 
 
 def set_counter_checked(S: Any, key: str, v: Any) -> None:
-    if not isinstance(v, int) or isinstance(v, bool):
+    if type(v) is not int and (not isinstance(v, int) or isinstance(v, bool)):
         raise RuleRuntimeError(f"counter {key} must hold an integer, got {v!r}")
-    S.set_counter(key, v)
+    info = S.lay.counters[key]  # State.set_counter, inlined (counters are written very often)
+    if info.low is not None and v < info.low:
+        v = info.low
+    if info.high is not None and v > info.high:
+        v = info.high
+    S.counters[key] = v
