@@ -371,7 +371,9 @@ class Compiler:
         and calls from expressions then run it directly, with no frame and no VM dispatch, and
         the statements around such calls can be fused and structured too. Budget: a call
         counts 2 steps (a frame's push and pop in the VM) and its nesting counts toward `depth`
-        (METER.nest). `unfuse` undoes all of it (the VM form stays complete)."""
+        (METER.nest). `unfuse` undoes all of it (the VM form stays complete).
+        First, expression functions that are constants are computed once (ExprGen.fold_constants)."""
+        self.gen.fold_constants()
         procs = self.game.procs
         ctxs = {name: p.build for name, p in procs.items() if p.build is not None}
         wanted: set[str] = set()  # procedures something may run directly

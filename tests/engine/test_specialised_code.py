@@ -1,0 +1,92 @@
+"""Code specialised at load time (codegen.py): builtins written out for the kind of their
+arguments, reads of constant tables, expression functions that are constants computed once.
+Each must give what the builtin gives (docs/dsl.md), including the edge cases (an empty zone,
+a missing key or field)."""
+from __future__ import annotations
+
+import pytest
+
+from interpreter.errors import RuleRuntimeError
+
+from .helpers import load
+
+GAME = """
+components:
+  card:
+    start: pile
+    items:
+      - {id: ace, rank: 1}
+      - {id: two, rank: 2}
+      - {id: three, rank: 3}
+zones:
+  pile: {}
+  empty_pile: {}
+tables:
+  rounds:
+    - {round: 1, supply: singles}
+    - {round: 2, supply: duplexes}
+    - {round: 3, supply: duplexes, note: last}
+  pattern: {a: [up, down], b: [down, down]}
+  sizes: [4, 5, 6]
+counters:
+  level: {initial: 2}
+variables:
+  out: {initial: none}
+functions:
+  duplex_round:                       # reads a table only: a constant
+    expr: "first([r.round for r in rounds if r.supply == 'duplexes'])"
+  last_round:
+    expr: "last([r.round for r in rounds])"
+  level_plus_one:                     # reads a counter: not a constant
+    expr: "level + 1"
+  high_cards:                         # surely a list
+    params: [n]
+    expr: "[c for c in pile if c.rank >= n]"
+  some_cards:                         # a list on both branches
+    params: [n]
+    expr: "high_cards(n) if n > 0 else []"
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      do: |
+        let before = level_plus_one()
+        level = 10
+        out = [duplex_round(), last_round(), before, level_plus_one(),
+               first(empty_pile), last(empty_pile), first(pile).name, last(pile).name,
+               count(high_cards(2)), len(some_cards(0)), first(some_cards(3)).name,
+               [c.name for c in concat(high_cards(3), pile, [])],
+               min2(level, 3), max2(2, level), min2(4, 4),
+               pattern["a"][1], pattern["zzz"], sizes[2], [r.note for r in rounds]]
+"""
+
+
+def test_specialised_reads_give_the_builtins_values(tmp_path):
+    S = load(tmp_path, GAME).new_game(2, seed=1)
+    assert S.is_terminal()
+    order = [c for c in ("ace", "two", "three")]
+    first_name, last_name = S.vars["out"][6], S.vars["out"][7]
+    assert {first_name, last_name} <= set(order) and first_name != last_name
+    assert S.vars["out"][:6] == [2, 3, 3, 11, None, None]
+    assert S.vars["out"][8:11] == [2, 0, "three"]
+    assert S.vars["out"][11][0] == "three" and sorted(S.vars["out"][11][1:]) == sorted(order)
+    assert S.vars["out"][12:] == [3, 10, 4, "down", None, 6, [None, None, "last"]]
+
+
+def test_a_function_of_tables_only_is_folded_one_reading_state_is_not(tmp_path):
+    game = load(tmp_path, GAME)
+    env = game.d.code_env
+    assert env["_f_duplex_round"].__code__.co_names == ()  # returns its value: no name looked up
+    assert "_charge" in env["_f_last_round"].__code__.co_names or \
+        env["_f_last_round"].__code__.co_names == ()
+    assert env["_f_duplex_round"](None) == 2  # a constant: needs no state
+    with pytest.raises(AttributeError):
+        env["_f_level_plus_one"](None)  # reads the state every time
+
+
+def test_first_of_a_non_list_is_still_a_located_error(tmp_path):
+    bad = GAME.replace("let before = level_plus_one()", "let before = first(level)")
+    with pytest.raises(RuleRuntimeError) as exc:
+        load(tmp_path, bad).new_game(2, seed=1)
+    assert "expected a list or a zone" in str(exc.value)
+    assert "game.yaml:" in str(exc.value)
