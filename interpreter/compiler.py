@@ -308,7 +308,7 @@ class Compiler:
         self.gen.env["_count_loop"] = count_loop
         self.gen.env["_METER"] = METER
         self.gen.env["_Frame"] = Frame
-        self.gen.env.update({"_ZoneRef": ZoneRef, "_not_a_zone": _not_a_zone, "_as_pieces": _as_pieces,
+        self.gen.env.update({"_ZoneRef": ZoneRef, "_Piece": Piece, "_not_a_zone": _not_a_zone, "_as_pieces": _as_pieces,
                              "_log_entry": log_entry, "_discard": _discard,
                              "_as_pieces_or_zones": _as_pieces_or_zones, "_as_players": _as_players,
                              "_start_choice": start_choice, "_label": label, "_prompt_of": prompt_of})
@@ -718,8 +718,11 @@ class Compiler:
         sc = ctx.scope
         what, to = self.gen.source(n.what, sc), self.gen.source(n.to, sc)
         at = self.gen.source(n.at, sc) if n.at is not None else "None"
-        ctx.emit_code(f"_d = {to}\nif type(_d) is not _ZoneRef:\n    _not_a_zone(_d)\n"
-                      f"S.move(_as_pieces(S, {what}), _d, {n.place!r}, {at}, {n.face!r})", n.pos, self.gen.env)
+        # a family's zone or a named zone is surely a zone: no test; one piece needs no call
+        check = "" if _surely_zone(to, self.gen.env) else "if type(_d) is not _ZoneRef:\n    _not_a_zone(_d)\n"
+        ctx.emit_code(f"_d = {to}\n{check}_w = {what}\n"
+                      f"_w = [_w] if type(_w) is _Piece else _as_pieces(S, _w)\n"
+                      f"S.move(_w, _d, {n.place!r}, {at}, {n.face!r})", n.pos, self.gen.env)
 
     def s_Draw(self, n, ctx):
         count, src, dst = (self.gen.source(x, ctx.scope) for x in (n.count, n.source, n.dest))
@@ -1142,6 +1145,13 @@ class Compiler:
             th.since = len(S.history)
             return WAIT
         ctx.emit(spawn, n.pos)
+
+
+def _surely_zone(code: str, env: dict) -> bool:
+    """Is generated `code` surely a zone (ZoneRef): a family's zone or a named zone's constant?"""
+    if code.startswith("S.lay.zone_index[") and code.count("S.") == 1:  # layout.IndexTable: zones only
+        return True
+    return re.fullmatch(r"_k\d+", code) is not None and type(env.get(code)) is ZoneRef
 
 
 def _as_pieces_or_zones(S, value):

@@ -77,8 +77,7 @@ def test_a_function_of_tables_only_is_folded_one_reading_state_is_not(tmp_path):
     game = load(tmp_path, GAME)
     env = game.d.code_env
     assert env["_f_duplex_round"].__code__.co_names == ()  # returns its value: no name looked up
-    assert "_charge" in env["_f_last_round"].__code__.co_names or \
-        env["_f_last_round"].__code__.co_names == ()
+    assert env["_f_last_round"].__code__.co_names == ()
     assert env["_f_duplex_round"](None) == 2  # a constant: needs no state
     with pytest.raises(AttributeError):
         env["_f_level_plus_one"](None)  # reads the state every time
