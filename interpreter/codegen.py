@@ -346,6 +346,8 @@ class ExprGen:
                 return f"{obj}.get({key})"
             if t is list or t is tuple:
                 return f"{obj}[{key}]"
+        if _cheap(obj):  # a variable: a list or tuple (a cell, a row of a table) indexed directly
+            return f"({obj}[{key}] if type({obj}) is tuple or type({obj}) is list else _index(S, {obj}, {key}))"
         return f"_index(S, {obj}, {key})"
 
     # ---- calls
