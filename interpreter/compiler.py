@@ -311,7 +311,7 @@ class Compiler:
         self.gen.env.update({"_ZoneRef": ZoneRef, "_Piece": Piece, "_not_a_zone": _not_a_zone, "_as_pieces": _as_pieces,
                              "_log_entry": log_entry, "_discard": _discard,
                              "_as_pieces_or_zones": _as_pieces_or_zones, "_as_players": _as_players,
-                             "_start_choice": start_choice, "_label": label, "_prompt_of": prompt_of})
+                             "_start_choice": start_choice, "_start_perform": start_perform, "_label": label, "_prompt_of": prompt_of})
         self.gen.env.update({"_GameEnds": GameEnds, "_locate": locate, "_calls_exceeded": calls_exceeded,
                              "_too_deep": too_deep})
 
@@ -847,6 +847,9 @@ class Compiler:
             legal = [a for a in actions if a.when is None or a.when(S, env)]
             return start_perform(S, th, fr, p, legal, optional, slot,
                                  *(prompt_fn(S, fr.L) if prompt_fn else (None, None)), pos)
+        source = self._perform_source(n, ctx, actions, who_slot, slot)
+        if source is not None:  # the same, generated: fused with the statements before it
+            perform = make_instruction(source, pos, self.gen.env)
 
         procs = {a.name: a.proc for a in actions}
 
@@ -874,6 +877,34 @@ class Compiler:
         ctx.emit(run_action, n.pos)
         if self.events_heard is None or "action_end" in self.events_heard:
             ctx.emit(action_end, n.pos)
+
+    def _perform_source(self, n, ctx, actions: list, who_slot: str, slot: str) -> str | None:
+        """`perform` as generated source: the chooser, each action's `when` (compiled again
+        with `player` a Python variable) and the prompt inline, then decisions.start_perform.
+        None when a condition does not compile here (its error is reported where it is written)."""
+        gen = self.gen
+        saved, gen.errors, before = gen.errors, [], len(self.errors)
+        try:
+            lines = [f"_p = {self._chooser_source(n.by, ctx, n.pos)}", f"L[{who_slot!r}] = _p", "_l = []"]
+            inner = Scope()
+            inner.py["player"] = "_p"
+            for act in actions:
+                if act.when_text is None:
+                    lines.append(f"_l.append({gen.const(act)})")
+                    continue
+                if not isinstance(act.when_text, str):
+                    return None
+                cond = gen.source(parse_expr(act.when_text), inner)
+                lines.append(f"if {cond}:\n    _l.append({gen.const(act)})")
+            prompt = self._prompt_source(n.prompt, n.pos, ctx) if n.prompt else "None, None"
+            lines.append(f"return _start_perform(S, th, fr, _p, _l, {n.optional!r}, {slot!r}, {prompt}, "
+                         f"{gen.const(n.pos)})")
+        except RuleError:
+            return None
+        finally:
+            failed, gen.errors = gen.errors or len(self.errors) > before, saved
+            del self.errors[before:]  # reported once, by the closure form's compilation
+        return None if failed else "\n".join(lines)
 
     def s_Log(self, n, ctx):
         # generated source: with logging off (simulations) a log line costs one test

@@ -472,7 +472,7 @@ class _Builder:
             proc = Proc(f"action:{name}", ["player"], decl_pos=pos)
             self.game.procs[proc.name] = proc
             self.game.actions[str(name)] = Action(str(name), str(spec.get("label", name)), None, proc,
-                                                  dict(spec.get("labels") or {}), pos)
+                                                  dict(spec.get("labels") or {}), pos, spec.get("when"))
 
     def compile_actions(self) -> None:
         acts = self.section("actions")

@@ -89,3 +89,54 @@ def test_first_of_a_non_list_is_still_a_located_error(tmp_path):
         load(tmp_path, bad).new_game(2, seed=1)
     assert "expected a list or a zone" in str(exc.value)
     assert "game.yaml:" in str(exc.value)
+
+
+ACTIONS = """
+components:
+  card: {start: pile, items: [{id: a}, {id: b}]}
+zones:
+  pile: {}
+  taken: {}
+counters:
+  turns: {initial: 0}
+actions:
+  take:
+    label: Take a card
+    when: "count(pile) > 0 and player == 0"
+    do: "move first(pile) to taken"
+  wait:
+    label: Wait
+    do: "turns += 1"
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      do: |
+        repeat 3:
+          perform take, wait by 0
+        repeat 1:
+          perform take, wait by 1
+"""
+
+
+def test_perform_offers_the_actions_whose_when_holds(tmp_path):
+    S = load(tmp_path, ACTIONS).new_game(2, seed=1)
+    assert S.option_labels(0) == ["Take a card", "Wait"]
+    S.apply(0, 0)
+    S.apply(0, 0)
+    assert S.option_labels(0) == ["Wait"]  # the pile is empty
+    S.apply(0, 0)
+    assert S.option_labels(1) == ["Wait"]  # `player == 0` is false for player 1
+    S.apply(1, 0)
+    assert S.is_terminal() and S.counters["turns"] == 2
+
+
+def test_a_bad_when_is_reported_once_and_a_failing_one_is_located(tmp_path):
+    from .helpers import errors_of
+    errors = errors_of(tmp_path, ACTIONS.replace("count(pile) > 0", "count(piles) > 0"))
+    assert len([e for e in errors if 'unknown name "piles"' in e]) == 1
+    failing = ACTIONS.replace("count(pile) > 0", "count(pile) // count(taken) > 0")
+    with pytest.raises(RuleRuntimeError) as exc:
+        load(tmp_path, failing).new_game(2, seed=1)
+    line = failing.splitlines().index("          perform take, wait by 0") + 1 + 5  # + helpers.BASE
+    assert f"game.yaml:{line}:" in str(exc.value)
