@@ -176,6 +176,8 @@ class ExprGen:
         self.consts: dict[int, str] = self.env.setdefault("_consts", {})
         self.fn_nodes: dict[str, ast.Node] = {}  # expression functions' bodies, known before compiling
         self._lists: dict[str, bool] = {}  # expression function → surely returns a list
+        self._record: list | None = None  # (node, source) of the reads in the body being compiled
+        self._calm: dict[str, bool] = {}  # expression function → changes nothing (see calm)
 
     # ---- entry points
     def function(self, node: ast.Node, sc: Scope) -> Callable:
@@ -197,10 +199,13 @@ class ExprGen:
             self.errors.append(RuleError(f"{type(node).__name__} is not an expression", node.pos, "E211"))
             return "_fail(S, L)"
         try:
-            return method(node, sc)
+            out = method(node, sc)
         except RuleError as exc:
             self.errors.append(exc)
             return "_fail(S, L)"
+        if self._record is not None and isinstance(node, _READS):
+            self._record.append((node, out))
+        return out
 
     def const(self, value: Any) -> str:
         """A name in the generated code's namespace holding `value`."""
@@ -415,14 +420,31 @@ class ExprGen:
             ident = f"_a{i}_{param}"
             sc.py[param] = ident
             idents.append(ident)
-        src = self.source(node, sc)
+        self._record = []
+        try:
+            src = self.source(node, sc)
+            reads = self._record
+        finally:
+            self._record = None
         lines = [f"def _f_{fn.name}(S{''.join(', ' + a for a in idents)}):"]
         if any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in self.game.functions
                for c in ast.walk(node)):
             # calls others: counted (budget.tick, written out), so call trees cannot explode
             lines += [f"    _m = _METER", f"    _m.work += {CALL_WORK}",
                       "    if _m.work > _m.limits.work:", "        _tick(0)"]
-        lines.append(f"    return {src}")
+        shared = self.shared_reads(src, reads) if self.calm(fn.name, node) else []
+        if shared:
+            # a read written several times is made once, first: nothing in the body changes the
+            # state, so each later read would give the same value; if one fails, the body runs
+            # as written (the error then comes where and when it came before)
+            short = src
+            for name, text in shared:
+                short = _swap(short, text, name)
+            lines.append("    try:")
+            lines += [f"        {name} = {text}" for name, text in _define(shared)]
+            lines += ["    except Exception:", f"        return {src}", f"    return {short}"]
+        else:
+            lines.append(f"    return {src}")
         scope: dict = {}
         try:
             exec(compile("\n".join(lines) + "\n", _filename(node.pos), "exec"), self.env, scope)
@@ -432,6 +454,49 @@ class ExprGen:
             f = fail
         self.env[f"_f_{fn.name}"] = f
         return f
+
+    def calm(self, name: str, node: ast.Node, seen: frozenset = frozenset()) -> bool:
+        """Does evaluating `node` (the body of function `name`) leave zones, counters, variables
+        and attributes as they are: no procedure run from it, no builtin that is a statement,
+        and only functions that are calm too?"""
+        known = self._calm.get(name)
+        if known is not None:
+            return known
+        ok = True
+        for c in ast.walk(node):
+            if not (isinstance(c, ast.Call) and isinstance(c.func, ast.Name)):
+                continue
+            fn = self.game.functions.get(c.func.id)
+            if fn is not None:
+                if fn.proc is not None:
+                    ok = False
+                elif c.func.id not in seen | {name}:
+                    body = self.fn_nodes.get(c.func.id)
+                    ok = body is not None and self.calm(c.func.id, body, seen | {name})
+            else:
+                b = REGISTRY.get(c.func.id)
+                ok = b is not None and not b.statement
+            if not ok:
+                break
+        if not seen:
+            self._calm[name] = ok
+        return ok
+
+    def shared_reads(self, src: str, reads: list) -> list:
+        """[(name, source)] of the reads (attributes, indexes, counts of a zone) that the
+        function's source writes at least twice, longest first, each worth making once."""
+        out, taken = [], set()
+        for node, text in sorted(reads, key=lambda r: -len(r[1])):
+            if text in taken or not _plain_read(node, self.game.functions) or _COMP_VAR.search(text) \
+                    or sum(text.count(c) for c in "[(.") < 4:
+                continue
+            taken.add(text)
+            whole = src  # the source once the longer shared reads are names, and their definitions
+            for name, done in out:
+                whole = _swap(whole, done, name) + " " + done
+            if len(_occurrences(text).findall(whole)) >= 2:
+                out.append((f"_h{len(out)}", text))
+        return out
 
     def fold_constants(self) -> list[str]:
         """Expression functions without parameters that read nothing of the state (only tables
@@ -511,7 +576,10 @@ class ExprGen:
         g = self.game
         if isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) and not sc.bound(node.obj.id) \
                 and node.obj.id in g.zones:
-            return f"S.zones[{self.family_key('zone', node.obj.id, node.keys, node.pos, sc)}]"
+            out = f"S.zones[{self.family_key('zone', node.obj.id, node.keys, node.pos, sc)}]"
+            if self._record is not None:
+                self._record.append((node, out))  # a zone's pieces: a read that may be shared
+            return out
         if isinstance(node, ast.Name) and not sc.bound(node.id) and node.id in g.zones \
                 and not g.zones[node.id].dims:
             return f"S.zones[{self.const(ZoneRef(node.id))}]"
@@ -639,6 +707,46 @@ _PURE_BUILTINS = {"count", "len", "sum", "min", "max", "argmax", "argmin", "any"
                   "map", "sort", "group", "first", "last", "unique", "reverse", "concat", "flatten",
                   "range", "index_of", "append", "remove", "without", "zip", "enumerate", "abs",
                   "min2", "max2", "clamp", "keys", "values", "get"}
+
+
+_READS = (ast.Attr, ast.Index, ast.Call)
+_COMP_VAR = re.compile(r"\b_v\d+\b")  # a lambda's or comprehension's variable (ExprGen.arg)
+_READ_CALLS = {"count", "len", "empty"}
+
+
+def _plain_read(node: ast.Node, functions: dict) -> bool:
+    """A read made only of names, constants, attributes, indexes and counts (no other call)."""
+    if isinstance(node, (ast.Name, ast.Const)):
+        return True
+    if isinstance(node, ast.Attr):
+        return _plain_read(node.obj, functions)
+    if isinstance(node, ast.Index):
+        return _plain_read(node.obj, functions) and all(_plain_read(k, functions) for k in node.keys)
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Name) and node.func.id in _READ_CALLS and not node.kwargs \
+            and node.func.id not in functions and len(node.args) == 1 and _plain_read(node.args[0], functions)
+    return False
+
+
+def _occurrences(text: str) -> re.Pattern:
+    """Where generated expression `text` is written whole (not the tail of a longer name)."""
+    return re.compile(r"(?<![\w.])" + re.escape(text))
+
+
+def _swap(src: str, text: str, name: str) -> str:
+    return _occurrences(text).sub(lambda _: name, src)
+
+
+def _define(shared: list) -> list:
+    """The definitions of shared reads in an order that works: the shortest first, each longer
+    one written with the names of the shorter ones it contains."""
+    out = []
+    for i in range(len(shared) - 1, -1, -1):
+        name, text = shared[i]
+        for shorter, stext in shared[i + 1:]:
+            text = _swap(text, stext, shorter)
+        out.append((name, text))
+    return out
 
 
 def _cheap(code: str) -> bool:

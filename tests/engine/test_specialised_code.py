@@ -140,3 +140,52 @@ def test_a_bad_when_is_reported_once_and_a_failing_one_is_located(tmp_path):
         load(tmp_path, failing).new_game(2, seed=1)
     line = failing.splitlines().index("          perform take, wait by 0") + 1 + 5  # + helpers.BASE
     assert f"game.yaml:{line}:" in str(exc.value)
+
+
+SHARED = """
+components:
+  card: {start: pile, items: [{id: a, rank: 1}, {id: b, rank: 2}, {id: c, rank: 3}]}
+zones:
+  pile: {}
+  taken: {}
+  hand: {per: [player]}
+variables:
+  out: {initial: none}
+functions:
+  grab:                     # a procedure: changes a hand in the middle of an expression
+    do: |
+      move first(pile) to hand[1]
+      return 1
+  around_a_grab:            # the hand is read before and after the grab
+    expr: "count(hand[1]) + grab() + count(hand[1])"
+  twice:                    # the same read twice, behind a test that protects it
+    params: [p]
+    expr: "0 if p == none else count(hand[p]) * 10 + count(hand[p])"
+  ranks:                    # the same attribute read in several branches
+    params: [c]
+    expr: "'low' if c.rank == 1 else 'mid' if c.rank == 2 else c.rank"
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      do: |
+        move first(pile) to hand[0]
+        out = [around_a_grab(), twice(none), twice(0), twice(1), [ranks(c) for c in hand[1]], ranks(first(hand[0]))]
+"""
+
+
+def test_reads_made_once_give_what_each_read_gives(tmp_path):
+    S = load(tmp_path, SHARED).new_game(2, seed=1)
+    around, none_, mine, theirs, taken, held = S.vars["out"]
+    assert around == 0 + 1 + 1  # an empty hand, one card grabbed: read again after the grab
+    assert none_ == 0  # `hand[none]` is never read: no error
+    assert (mine, theirs) == (11, 11)
+    rank_name = {1: "low", 2: "mid", 3: 3}
+    assert len(taken) == 1 and taken[0] in rank_name.values() and held in rank_name.values()
+    assert held != taken[0]
+
+
+def test_a_function_that_runs_a_procedure_shares_no_read(tmp_path):
+    env = load(tmp_path, SHARED).d.code_env
+    assert "_h0" not in env["_f_around_a_grab"].__code__.co_varnames
+    assert "_h0" in env["_f_twice"].__code__.co_varnames  # the shared read (count of a hand)
