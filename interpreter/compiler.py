@@ -11,10 +11,13 @@ where it helps, the nearest valid name. Errors are collected, not raised one at 
 """
 from __future__ import annotations
 
+import io
 import itertools
 import operator
 import re
 import textwrap
+import tokenize
+from ast import literal_eval as ast_literal
 from typing import Any, Callable
 
 from . import ast, budget
@@ -450,6 +453,8 @@ class Compiler:
         frame = f"_Frame({self.gen.const(proc)}, _k, L)"
         # a frame only for instructions that take one (closures), else made when an error needs it
         eager = any(_FR.search(line) for line in lines)
+        if not eager:  # nothing reads the frame: the locals can be Python variables
+            lines = _python_locals(lines, proc.params)
         src = "\n".join([
             "def _plain(S, th, L):",
             "    _k = 0",
@@ -1176,6 +1181,37 @@ class Compiler:
             th.since = len(S.history)
             return WAIT
         ctx.emit(spawn, n.pos)
+
+
+def _python_locals(lines: list, params: list) -> list:
+    """A plain procedure's body with its locals (`L['x']`) as Python variables, the parameters
+    read from `L` on entry; unchanged if the body uses `L` any other way (`L.get`, `del L[…]`)."""
+    text = "\n".join(lines)
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text + "\n").readline))
+    except (tokenize.TokenError, SyntaxError):
+        return lines
+    starts = [0]
+    for line in text.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+    names: dict[str, str] = {}
+    spans = []
+    for i, tok in enumerate(tokens):
+        if tok.type != tokenize.NAME or tok.string != "L":
+            continue
+        near = tokens[i + 1:i + 4]
+        if len(near) < 3 or near[0].string != "[" or near[1].type != tokenize.STRING or near[2].string != "]":
+            return lines  # another use of the dictionary
+        key = ast_literal(near[1].string)
+        if not isinstance(key, str):
+            return lines
+        ident = names.setdefault(key, f"_l_{key}" if key.isidentifier() else f"_l{len(names)}")
+        (r0, c0), (r1, c1) = tok.start, near[2].end
+        spans.append((starts[r0 - 1] + c0, starts[r1 - 1] + c1, ident))
+    for a, b, ident in reversed(spans):
+        text = text[:a] + ident + text[b:]
+    entry = [f"{names[p]} = L[{p!r}]" for p in params if p in names]
+    return entry + text.split("\n")
 
 
 def _surely_zone(code: str, env: dict) -> bool:
