@@ -660,6 +660,12 @@ class Compiler:
         if name is not None and name in g.counters and not (isinstance(target, ast.Index) and sc.bound(name)):
             key = self.gen.family_key("counter", name, keys, target.pos, sc)
             value = self.gen.source(n.value, sc)
+            fam = g.counters[name]
+            if fam.low is None and fam.high is None:  # no bounds: an integer is stored as it is
+                ctx.emit_code(f"_t = {key}\n_v = {_combine_src('S.counters[_t]', value, op)}\n"
+                              "if type(_v) is int:\n    S.counters[_t] = _v\nelse:\n    _setc(S, _t, _v)",
+                              n.pos, self.gen.env)
+                return
             ctx.emit_code(f"_t = {key}\n_setc(S, _t, {_combine_src('S.counters[_t]', value, op)})",
                           n.pos, self.gen.env)
             return
