@@ -633,12 +633,9 @@ class Compiler:
         ctx.proc.calls.add(proc.name)
         # one generated function builds the callee's locals: {param: argument, …}
         src = "{" + ", ".join(f"{p!r}: {self.gen.source(a, ctx.scope)}" for p, a in zip(fn.params, call.args)) + "}"
-        make_locals = eval(compile(f"lambda S, L: {src}", f"<rule {call.pos}>", "eval"), self.gen.env)
-
-        def ins(S, th, fr):
-            th.frames.append(Frame(proc, 0, make_locals(S, fr.L), ret))
-            return FRAME
-        ins.tail_src = f"th.frames.append(_Frame({self.gen.const(proc)}, 0, {src}, {ret!r}))\nreturn 2"
+        push = f"th.frames.append(_Frame({self.gen.const(proc)}, 0, {src}, {ret!r}))\nreturn {FRAME}"
+        ins = make_instruction(push, call.pos, self.gen.env)  # generated: no helper call
+        ins.tail_src = push
         ctx.calls[ctx.emit(ins, call.pos)] = (proc, src, ret)
 
     def s_Assign(self, n, ctx):
