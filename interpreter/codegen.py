@@ -484,11 +484,13 @@ class ExprGen:
 
     def shared_reads(self, src: str, reads: list) -> list:
         """[(name, source)] of the reads (attributes, indexes, counts of a zone) that the
-        function's source writes at least twice, longest first, each worth making once."""
+        function's source writes at least twice, longest first, each worth making once. A read
+        that counts work (a list's length) is left alone: made early, it could count where
+        the body as written would not."""
         out, taken = [], set()
         for node, text in sorted(reads, key=lambda r: -len(r[1])):
             if text in taken or not _plain_read(node, self.game.functions) or _COMP_VAR.search(text) \
-                    or sum(text.count(c) for c in "[(.") < 4:
+                    or "_charge(" in text or "_items(" in text or sum(text.count(c) for c in "[(.") < 4:
                 continue
             taken.add(text)
             whole = src  # the source once the longer shared reads are names, and their definitions
