@@ -116,6 +116,7 @@ class _ProcCtx:
         self.calls: dict[int, tuple] = {}  # index -> (callee Proc, locals source, return slot)
         self.emits: dict[int, str] = {}  # index -> event procedure name
         self.returns: dict[int, str | None] = {}  # index -> value source (None: no value)
+        self.performs: dict[int, tuple] = {}  # index of run_action -> (action procs, slot, who slot)
         self.saved: tuple | None = None  # (simple, control) before structuring
 
     def emit(self, ins: Callable, pos: Pos) -> int:
@@ -423,7 +424,8 @@ class Compiler:
         procs = self.game.procs
         calls = {k: v for k, v in ctx.calls.items() if v[0].name in plain}
         emits = {k: e for k, e in ctx.emits.items() if e not in procs or e in plain}
-        if not calls and not emits and ctx.proc.name not in plain and not again:
+        performs = {k: v for k, v in ctx.performs.items() if any(a.name in plain for a in v[0])}
+        if not calls and not emits and not performs and ctx.proc.name not in plain and not again:
             return False
         proc = ctx.proc
         for i, ins in proc.originals.items():
@@ -437,7 +439,24 @@ class Compiler:
         for k, event in emits.items():
             self._replace(proc, k, "pass" if event not in procs else
                           f"{self._plain_name(procs[event])}(S, th, {{'player': L.get('player')}})")
+        for k, (actions, slot, who_slot) in performs.items():
+            self._link_actions(proc, k, actions, slot, who_slot, plain)
         return True
+
+    def _link_actions(self, proc: Proc, k: int, actions: list, slot: str, who_slot: str,
+                      plain: set) -> None:
+        """run_action of a `perform` as source: a plain action is called directly, another
+        pushes its frame (as run_action does); simple (fused with what follows) if all are plain."""
+        lines = [f"_n = L.pop({slot!r}, None)", "if _n is not None:", f"    _a = {{'player': L[{who_slot!r}]}}"]
+        for i, act in enumerate(actions):
+            run = f"{self._plain_name(act)}(S, th, _a)" if act.name in plain else \
+                f"th.frames.append(_Frame({self.gen.const(act)}, 0, _a))\n        return {FRAME}"
+            lines.append(f"    {'if' if i == 0 else 'elif'} _n == {act.name.split(':', 1)[1]!r}:\n        {run}")
+        if all(a.name in plain for a in actions):
+            self._replace(proc, k, "\n".join(lines))
+        else:
+            proc.originals.setdefault(k, proc.code[k])
+            proc.code[k] = make_instruction("\n".join(lines), proc.pos[k], self.gen.env)
 
     def _replace(self, proc: Proc, k: int, body: str) -> None:
         proc.originals.setdefault(k, proc.code[k])
@@ -882,7 +901,7 @@ class Compiler:
             th.frames.append(Frame(proc, 0, {"player": fr.L[who_slot]}))
             return FRAME
         ctx.emit(perform, n.pos)
-        ctx.emit(run_action, n.pos)
+        ctx.performs[ctx.emit(run_action, n.pos)] = ([a.proc for a in actions], slot, who_slot)
         if self.events_heard is None or "action_end" in self.events_heard:
             ctx.emit(action_end, n.pos)
 
