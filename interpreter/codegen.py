@@ -167,7 +167,7 @@ class ExprGen:
         self.atomic_calls: list = []
         self.env = game.code_env  # one namespace per game: every generator adds to it
         self.env.update({
-            "Piece": Piece, "_items": items, "_contains": contains, "_getattr": getattr_rt,
+            "Piece": Piece, "ZoneRef": ZoneRef, "_items": items, "_contains": contains, "_getattr": getattr_rt,
             "_mut": mutable_attr, "_index": index_rt, "_pindex": piece_index,
             "_node": board_node, "_times": times, "_add": budget_add, "_charge": charge, "_tick": tick,
             "_mod": modulo, "_run_atomic": run_atomic, "_fail": fail,
@@ -757,6 +757,7 @@ def _cheap(code: str) -> bool:
 
 
 _CONST = re.compile(r"_k\d+\Z")  # a constant's name (ExprGen.const)
+_VAR_ITEMS = re.compile(r"\(_charge\((.+)\) if type\(\1\) is list else _items\(S, \1\)\)\Z")  # items_source
 _CHARGED_CONST = re.compile(r"_charge\((_k\d+)\)\Z")  # a constant list, counted
 # builtins that always return a new Python list (interpreter/builtins/core.py)
 _LIST_BUILTINS = {"concat", "filter", "map", "unique", "reverse", "shape", "grid_cells", "without",
@@ -789,7 +790,14 @@ def _inline_fold(python_fn: str):
     def inline(gen: ExprGen, args: list, sc: Scope) -> str | None:
         if len(args) == 1 and not isinstance(args[0], ast.Lambda):
             seq = gen.items_source(args[0], sc)
-            return f"len({seq})" if python_fn == "count" else f"{python_fn}({_charged(seq)})"
+            if python_fn == "count":
+                var = _VAR_ITEMS.match(seq)
+                if var:  # a variable: a list or a zone (ZoneRef) counted without a call
+                    v = var.group(1)
+                    return f"(len({v}) if type({v}) is list else len(S.zones[{v}]) if type({v}) is ZoneRef " \
+                           f"else len(_items(S, {v})))"
+                return f"len({seq})"
+            return f"{python_fn}({_charged(seq)})"
         if len(args) == 2:
             if not isinstance(args[1], ast.Lambda):
                 return None
@@ -855,6 +863,17 @@ def _inline_pick(python_fn: str):
     return inline
 
 
+def _inline_flatten(gen: ExprGen, args: list, sc: Scope) -> str | None:
+    """flatten(xss): one comprehension; a zone among xss is read without a call, the whole
+    counted once (as the builtin counts xss and each of its lists or zones)."""
+    if len(args) != 1:
+        return None
+    outer = gen.items_source(args[0], sc)
+    z, x = f"_v{next(gen.uniq)}", f"_v{next(gen.uniq)}"
+    inner = f"({z} if type({z}) is list else S.zones[{z}] if type({z}) is ZoneRef else _items(S, {z}))"
+    return f"_charge([{x} for {z} in {_charged(outer)} for {x} in {inner}])"
+
+
 def _inline_shape(gen: ExprGen, args: list, sc: Scope) -> str | None:
     return f"list(S.shape_of({gen.source(args[0], sc)}))" if len(args) == 1 else None
 
@@ -864,5 +883,5 @@ _INLINE: dict[str, Callable] = {
     "all": _inline_fold("all"), "filter": _inline_filter, "map": _inline_map,
     "len": _inline_len, "empty": _inline_empty, "first": _inline_first, "last": _inline_last,
     "concat": _inline_concat, "min2": _inline_pick("min"), "max2": _inline_pick("max"),
-    "shape": _inline_shape,
+    "shape": _inline_shape, "flatten": _inline_flatten,
 }

@@ -682,7 +682,8 @@ class Compiler:
                               "if type(_v) is int:\n    S.counters[_t] = _v\nelse:\n    _setc(S, _t, _v)",
                               n.pos, self.gen.env)
                 return
-            ctx.emit_code(f"_t = {key}\n_setc(S, _t, {_combine_src('S.counters[_t]', value, op)})",
+            ctx.emit_code(f"_t = {key}\n_v = {_combine_src('S.counters[_t]', value, op)}\n"
+                          "if type(_v) is int:\n    S.set_counter(_t, _v)\nelse:\n    _setc(S, _t, _v)",
                           n.pos, self.gen.env)
             return
         if name is not None and name in g.variables:

@@ -32,6 +32,7 @@ counters:
   level: {initial: 2}
 variables:
   out: {initial: none}
+  counted: {initial: none}
 functions:
   duplex_round:                       # reads a table only: a constant
     expr: "first([r.round for r in rounds if r.supply == 'duplexes'])"
@@ -58,6 +59,10 @@ flow:
                [c.name for c in concat(high_cards(3), pile, [])],
                min2(level, 3), max2(2, level), min2(4, 4),
                pattern["a"][1], pattern["zzz"], sizes[2], [r.note for r in rounds]]
+        let zs = [pile, empty_pile]
+        let lists = [[1, 2], [], [3]]
+        counted = [[count(z) for z in zs], [count(x) for x in lists],
+                   len(flatten(zs)), flatten(lists), flatten([pile, [7]])[3]]
 """
 
 
@@ -71,6 +76,7 @@ def test_specialised_reads_give_the_builtins_values(tmp_path):
     assert S.vars["out"][8:11] == [2, 0, "three"]
     assert S.vars["out"][11][0] == "three" and sorted(S.vars["out"][11][1:]) == sorted(order)
     assert S.vars["out"][12:] == [3, 10, 4, "down", None, 6, [None, None, "last"]]
+    assert S.vars["counted"] == [[3, 0], [2, 0, 1], 3, [1, 2, 3], 7]  # zones and lists alike
 
 
 def test_a_function_of_tables_only_is_folded_one_reading_state_is_not(tmp_path):
