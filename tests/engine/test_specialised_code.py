@@ -195,3 +195,46 @@ def test_a_function_that_runs_a_procedure_shares_no_read(tmp_path):
     env = load(tmp_path, SHARED).d.code_env
     assert "_h0" not in env["_f_around_a_grab"].__code__.co_varnames
     assert "_h0" in env["_f_twice"].__code__.co_varnames  # the shared read (count of a hand)
+
+
+LOCALS = """
+variables:
+  out: {initial: none}
+  noticed_by: {initial: none}
+functions:
+  total:                    # plain: its locals become Python variables
+    params: [xs]
+    do: |
+      let s = 0
+      for x in xs:
+        if x < 0:
+          continue
+        s += x
+      let t = s
+      s = t * 2
+      return s
+  told:                     # plain, but an `emit` reads the locals' dictionary: kept as it is
+    params: [player]
+    do: |
+      emit noticed
+      return player
+triggers:
+  seen:
+    on: noticed
+    do: "noticed_by = player"
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      do: |
+        out = total([1, -5, 2, 3])
+        out = [out, total([]), told(1)]
+"""
+
+
+def test_plain_procedure_locals_as_python_variables(tmp_path):
+    game = load(tmp_path, LOCALS)
+    S = game.new_game(2, seed=1)
+    assert S.vars["out"] == [12, 0, 1] and S.vars["noticed_by"] == 1
+    assert "_l_s" in game.d.procs["fn:total"].plain.__code__.co_varnames
+    assert "_l_player" not in game.d.procs["fn:told"].plain.__code__.co_varnames
