@@ -160,6 +160,9 @@ class Flow:
         return fingerprint(node, self.subst)
 
 
+_EXPR_RULES: dict = {}  # node type -> FlowCheck.e_<type> (None: the children's sources joined)
+
+
 class FlowCheck:
     """Runs the check over one merged rule document and its compiled definition."""
 
@@ -197,13 +200,17 @@ class FlowCheck:
 
     # ------------------------------------------------------------------ expressions
     def ev(self, n: Any, f: Flow) -> AV:
-        method = getattr(self, "e_" + type(n).__name__, None)
+        kind = type(n)
+        try:
+            method = _EXPR_RULES[kind]
+        except KeyError:  # looked up once per node type (tens of thousands of calls per load)
+            method = _EXPR_RULES[kind] = getattr(FlowCheck, "e_" + kind.__name__, None)
         if method is None:
             out = CLEAN
             for child in _children(n):
                 out = out | self.ev(child, f).plain()
             return out
-        return method(n, f)
+        return method(self, n, f)
 
     def e_Const(self, n, f):
         return CLEAN
