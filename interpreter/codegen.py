@@ -19,6 +19,7 @@ from .budget import add as budget_add, charge, tick, times
 from .builtins import REGISTRY, items
 from .errors import Pos, RuleError, RuleRuntimeError, suggest
 from .model import Function, GameDef
+from .pycode import compile_code
 from .values import Family, Piece, ZoneRef
 from .vm import run_atomic
 
@@ -173,7 +174,7 @@ class ExprGen:
         if src == "_fail(S, L)":
             return fail
         try:
-            f = eval(compile(f"lambda S, L: {src}", _filename(node.pos), "eval"), self.env)
+            f = eval(compile_code(f"lambda S, L: {src}", _filename(node.pos), "eval"), self.env)
         except (SyntaxError, RecursionError) as exc:  # pragma: no cover - generator bug
             self.errors.append(RuleError(f"internal: cannot compile expression ({exc})", node.pos, "E299"))
             return fail
@@ -398,7 +399,7 @@ class ExprGen:
                for c in ast.walk(node)):
             src = f"(_tick() or {src})"  # calls others: counted, so call trees cannot explode
         try:
-            f = eval(compile(f"lambda S{''.join(', ' + a for a in idents)}: {src}",
+            f = eval(compile_code(f"lambda S{''.join(', ' + a for a in idents)}: {src}",
                              _filename(node.pos), "eval"), self.env)
         except SyntaxError as exc:  # pragma: no cover - generator bug
             self.errors.append(RuleError(f"internal: cannot compile function ({exc})", node.pos, "E299"))
