@@ -19,7 +19,8 @@ settings of this engine are measured:
   less the few ms of writing the cache);
 * `empty`: an empty cache folder for every run (a new user's very first validate: the full
   load, and the cache written);
-* the base checkout, which has no load cache.
+* the base checkout (with `--base-empty`, in a new, empty cache folder every run: the first
+  validate of a base that has a load cache).
 
 CPU time is user+sys of the child (getrusage), wall time is measured around the process. Both
 sides alternate run by run, so a busy machine slows both alike: compare the ratios. The load
@@ -74,7 +75,7 @@ def _fresh(env: dict) -> dict:
     return dict(env, XDG_CACHE_HOME=tempfile.mkdtemp(prefix="empty-", dir=env["XDG_CACHE_HOME"]))
 
 
-def measure(base: Path, file: str, runs: int) -> dict:
+def measure(base: Path, file: str, runs: int, base_empty: bool = False) -> dict:
     pycache = tempfile.mkdtemp(prefix="rulebook-bench-pyc-")
     cache_home = tempfile.mkdtemp(prefix="rulebook-bench-cache-")
     edited = Path(tempfile.mkdtemp(prefix="rulebook-bench-edit-")) / Path(file).name
@@ -91,12 +92,13 @@ def measure(base: Path, file: str, runs: int) -> dict:
     times: dict[str, list] = {name: [] for name in sides}
     for _ in range(runs):
         for name, (root, env, edit) in sides.items():
-            times[name].append(_run(root, file, _fresh(env) if name == "empty" else env, edit))
+            empty = name == "empty" or (name == "base" and base_empty)
+            times[name].append(_run(root, file, _fresh(env) if empty else env, edit))
     load_after = os.getloadavg()
     shutil.rmtree(cache_home, ignore_errors=True)
     shutil.rmtree(pycache, ignore_errors=True)
     shutil.rmtree(edited.parent, ignore_errors=True)
-    out: dict = {"file": file, "runs": runs, "load_before": [round(x, 2) for x in load_before],
+    out: dict = {"file": file, "runs": runs, "base_empty": base_empty, "load_before": [round(x, 2) for x in load_before],
                  "load_after": [round(x, 2) for x in load_after], "sides": {}}
     for name, samples in times.items():
         cpu = [c for c, _ in samples]
@@ -115,8 +117,10 @@ def main() -> None:
     ap.add_argument("--file", default="rules/dogs_day/game.yaml", help="rule file, relative to each checkout")
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--json", dest="json_out", type=Path)
+    ap.add_argument("--base-empty", action="store_true",
+                    help="give the base an empty cache folder every run (its first validate)")
     args = ap.parse_args()
-    result = measure(args.base.resolve(), args.file, args.runs)
+    result = measure(args.base.resolve(), args.file, args.runs, args.base_empty)
     print(f"cold `rulebook validate {args.file}`, {args.runs} runs per side, alternating")
     print(f"load average before {result['load_before']}, after {result['load_after']}")
     print(f"{'side':<10} {'CPU median':>11} {'CPU min':>9} {'wall median':>12} {'wall min':>9} {'CPU ÷ base':>11}")
