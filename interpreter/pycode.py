@@ -14,27 +14,36 @@ Outside `memo()` (the cache off, or any other caller) `compile_code` is plain co
 from __future__ import annotations
 
 import marshal
+import threading
 from contextlib import contextmanager
 from types import CodeType
 from typing import Any, Iterator
 
-_TABLE: list = [None]  # the mapping in use: (mode, source) -> marshalled code, or None
+
+class _Table(threading.local):
+    """The mapping in use while a rule file loads in this thread: (mode, source) -> marshalled
+    code (None: compile everything)."""
+
+    codes: Any = None
+
+
+_TABLE = _Table()
 
 
 @contextmanager
 def memo(table: Any) -> Iterator[None]:
     """Within this block, compile_code takes code from `table` and adds what it compiles."""
-    previous = _TABLE[0]
-    _TABLE[0] = table
+    previous = _TABLE.codes
+    _TABLE.codes = table
     try:
         yield
     finally:
-        _TABLE[0] = previous
+        _TABLE.codes = previous
 
 
 def compile_code(source: str, filename: str, mode: str) -> CodeType:
     """compile(source, filename, mode), from the table when it holds that source."""
-    table = _TABLE[0]
+    table = _TABLE.codes
     if table is None:
         return compile(source, filename, mode)
     key = (mode, source)
