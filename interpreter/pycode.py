@@ -48,12 +48,16 @@ def compile_code(source: str, filename: str, mode: str) -> CodeType:
         return compile(source, filename, mode)
     key = (mode, source)
     try:
-        data = table[key]
+        code = marshal.loads(table[key])
     except KeyError:
+        code = None
+    except (EOFError, ValueError, TypeError):  # a damaged entry: compiled again, and replaced
+        code = None
+    if type(code) is not CodeType:
         code = compile(source, filename, mode)  # a SyntaxError is raised, never remembered
         table[key] = marshal.dumps(code)
         return code
-    return _named(marshal.loads(data), filename)
+    return _named(code, filename)
 
 
 def _named(code: CodeType, filename: str) -> CodeType:

@@ -229,3 +229,15 @@ def test_cached_code_is_compiled_nowhere_and_fails_where_the_edited_file_says(tm
     assert compiled == []  # the same source: reused, though its rule moved
     assert moved == _runtime_error(path, monkeypatch, "0") != first
     assert f"{path}:15:" in moved
+
+
+def test_a_damaged_code_entry_is_compiled_again(tmp_path, cache_home, monkeypatch):
+    path = tmp_path / "game.yaml"
+    path.write_text(FAILS_IN_PLAY, encoding="utf-8")
+    first = _runtime_error(path, monkeypatch, "1")
+    [written] = _cache_files(cache_home)
+    data = pickle.loads(written.read_bytes())
+    data["codes"] = {key: b"\x00garbage" for key in data["codes"]}
+    written.write_bytes(pickle.dumps(data))
+    assert _runtime_error(path, monkeypatch, "1") == first  # compiled again, not a crash
+    assert _runtime_error(path, monkeypatch, "1") == first
