@@ -15,7 +15,7 @@ import re
 from typing import Any, Callable
 
 from . import ast
-from .budget import add as budget_add, charge, tick, times
+from .budget import CALL_WORK, METER, add as budget_add, charge, tick, times
 from .builtins import REGISTRY, items
 from .errors import Pos, RuleError, RuleRuntimeError, suggest
 from .model import Function, GameDef
@@ -106,11 +106,20 @@ class Scope:
         self.names: dict[str, str] = {}  # frame locals: name -> slot in L
         self.py: dict[str, str] = {}  # generated-code variables: name -> identifier
         self.pieces: set[str] = set()  # identifiers surely holding a Piece (they iterate a zone)
+        self.rows: set[str] = set()  # identifiers surely holding a table row (a dict)
 
     def is_piece(self, ident: str) -> bool:
         scope = self
         while scope is not None:
             if ident in scope.pieces:
+                return True
+            scope = scope.parent
+        return False
+
+    def is_row(self, ident: str) -> bool:
+        scope = self
+        while scope is not None:
+            if ident in scope.rows:
                 return True
             scope = scope.parent
         return False
@@ -159,13 +168,17 @@ class ExprGen:
         self.atomic_calls: list = []
         self.env = game.code_env  # one namespace per game: every generator adds to it
         self.env.update({
-            "Piece": Piece, "_items": items, "_contains": contains, "_getattr": getattr_rt,
+            "Piece": Piece, "ZoneRef": ZoneRef, "_items": items, "_contains": contains, "_getattr": getattr_rt,
             "_mut": mutable_attr, "_index": index_rt, "_pindex": piece_index,
             "_node": board_node, "_times": times, "_add": budget_add, "_charge": charge, "_tick": tick,
             "_mod": modulo, "_run_atomic": run_atomic, "_fail": fail,
-            "_piece_or_attr_id": piece_or_attr_id,
+            "_piece_or_attr_id": piece_or_attr_id, "_METER": METER,
         })
         self.consts: dict[int, str] = self.env.setdefault("_consts", {})
+        self.fn_nodes: dict[str, ast.Node] = {}  # expression functions' bodies, known before compiling
+        self._lists: dict[str, bool] = {}  # expression function → surely returns a list
+        self._record: list | None = None  # (node, source) of the reads in the body being compiled
+        self._calm: dict[str, bool] = {}  # expression function → changes nothing (see calm)
 
     # ---- entry points
     def function(self, node: ast.Node, sc: Scope) -> Callable:
@@ -187,10 +200,13 @@ class ExprGen:
             self.errors.append(RuleError(f"{type(node).__name__} is not an expression", node.pos, "E211"))
             return "_fail(S, L)"
         try:
-            return method(node, sc)
+            out = method(node, sc)
         except RuleError as exc:
             self.errors.append(exc)
             return "_fail(S, L)"
+        if self._record is not None and isinstance(node, _READS):
+            self._record.append((node, out))
+        return out
 
     def const(self, value: Any) -> str:
         """A name in the generated code's namespace holding `value`."""
@@ -305,6 +321,8 @@ class ExprGen:
             piece = f"S.dyn[{name!r}].get({obj}, {static})"
         if obj.isidentifier() and sc.is_piece(obj):
             return piece
+        if obj.isidentifier() and sc.is_row(obj):  # a table's row, as in getattr_rt
+            return f"{obj}.get({name!r})"
         if _CONST.match(obj) and type(self.env.get(obj)) is dict:  # a table's row
             return f"{obj}.get({name!r})"
         if _cheap(obj):  # a variable: read it twice rather than call a helper
@@ -327,7 +345,16 @@ class ExprGen:
                 return f"_node({self.const(g.boards[name])}, {self.source(n.keys[0], sc)})"
         if len(n.keys) != 1:
             raise RuleError("only zones, counters and variables take several indexes", n.pos, "E214")
-        return f"_index(S, {self.source(n.obj, sc)}, {self.source(n.keys[0], sc)})"
+        obj, key = self.source(n.obj, sc), self.source(n.keys[0], sc)
+        if _CONST.match(obj):  # a table: what index_rt does for its type, without the tests
+            t = type(self.env.get(obj))
+            if t is dict:
+                return f"{obj}.get({key})"
+            if t is list or t is tuple:
+                return f"{obj}[{key}]"
+        if _cheap(obj):  # a variable: a list or tuple (a cell, a row of a table) indexed directly
+            return f"({obj}[{key}] if type({obj}) is tuple or type({obj}) is list else _index(S, {obj}, {key}))"
+        return f"_index(S, {obj}, {key})"
 
     # ---- calls
     def x_Call(self, n, sc):
@@ -338,7 +365,7 @@ class ExprGen:
         if fn is not None:
             return self.user_call(fn, n, sc)
         inline = _INLINE.get(name)
-        if inline is not None and not n.kwargs:
+        if inline is not None and not n.kwargs and name in REGISTRY:
             src = inline(self, n.args, sc)
             if src is not None:
                 return src
@@ -394,18 +421,140 @@ class ExprGen:
             ident = f"_a{i}_{param}"
             sc.py[param] = ident
             idents.append(ident)
-        src = self.source(node, sc)
+        self._record = []
+        try:
+            src = self.source(node, sc)
+            reads = self._record
+        finally:
+            self._record = None
+        lines = [f"def _f_{fn.name}(S{''.join(', ' + a for a in idents)}):"]
         if any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id in self.game.functions
                for c in ast.walk(node)):
-            src = f"(_tick() or {src})"  # calls others: counted, so call trees cannot explode
+            # calls others: counted (budget.tick, written out), so call trees cannot explode
+            lines += [f"    _m = _METER", f"    _m.work += {CALL_WORK}",
+                      "    if _m.work > _m.limits.work:", "        _tick(0)"]
+        shared = self.shared_reads(src, reads) if self.calm(fn.name, node) else []
+        if shared:
+            # a read written several times is made once, first: nothing in the body changes the
+            # state, so each later read would give the same value; if one fails, the body runs
+            # as written (the error then comes where and when it came before)
+            short = src
+            for name, text in shared:
+                short = _swap(short, text, name)
+            lines.append("    try:")
+            lines += [f"        {name} = {text}" for name, text in _define(shared)]
+            lines += ["    except Exception:", f"        return {src}", f"    return {short}"]
+        else:
+            lines.append(f"    return {src}")
+        scope: dict = {}
         try:
-            f = eval(compile_code(f"lambda S{''.join(', ' + a for a in idents)}: {src}",
-                             _filename(node.pos), "eval"), self.env)
+            exec(compile_code("\n".join(lines) + "\n", _filename(node.pos), "exec"), self.env, scope)
+            f = scope[f"_f_{fn.name}"]
         except SyntaxError as exc:  # pragma: no cover - generator bug
             self.errors.append(RuleError(f"internal: cannot compile function ({exc})", node.pos, "E299"))
             f = fail
         self.env[f"_f_{fn.name}"] = f
         return f
+
+    def calm(self, name: str, node: ast.Node, seen: frozenset = frozenset()) -> bool:
+        """Does evaluating `node` (the body of function `name`) leave zones, counters, variables
+        and attributes as they are: no procedure run from it, no builtin that is a statement,
+        and only functions that are calm too?"""
+        known = self._calm.get(name)
+        if known is not None:
+            return known
+        ok = True
+        for c in ast.walk(node):
+            if not (isinstance(c, ast.Call) and isinstance(c.func, ast.Name)):
+                continue
+            fn = self.game.functions.get(c.func.id)
+            if fn is not None:
+                if fn.proc is not None:
+                    ok = False
+                elif c.func.id not in seen | {name}:
+                    body = self.fn_nodes.get(c.func.id)
+                    ok = body is not None and self.calm(c.func.id, body, seen | {name})
+            else:
+                b = REGISTRY.get(c.func.id)
+                ok = b is not None and not b.statement
+            if not ok:
+                break
+        if not seen:
+            self._calm[name] = ok
+        return ok
+
+    def shared_reads(self, src: str, reads: list) -> list:
+        """[(name, source)] of the reads (attributes, indexes, counts of a zone) that the
+        function's source writes at least twice, longest first, each worth making once. A read
+        that counts work (a list's length) is left alone: made early, it could count where
+        the body as written would not."""
+        out, taken = [], set()
+        for node, text in sorted(reads, key=lambda r: -len(r[1])):
+            if text in taken or not _plain_read(node, self.game.functions) or _COMP_VAR.search(text) \
+                    or "_charge(" in text or "_items(" in text or sum(text.count(c) for c in "[(.") < 4:
+                continue
+            taken.add(text)
+            whole = src  # the source once the longer shared reads are names, and their definitions
+            for name, done in out:
+                whole = _swap(whole, done, name) + " " + done
+            if len(_occurrences(text).findall(whole)) >= 2:
+                out.append((f"_h{len(out)}", text))
+        return out
+
+    def fold_constants(self) -> list[str]:
+        """Expression functions without parameters that read nothing of the state (only tables
+        and constants, through builtins that read nothing else) always give the same value:
+        compute each once, here, and make the function return it. Returns their names."""
+        folded, work = [], METER.work
+        for name, body in self.fn_nodes.items():
+            fn = self.game.functions.get(name)
+            if fn is None or fn.params or fn.expr is None or fn.expr is fail \
+                    or not self.state_free(body, set(), set()):
+                continue
+            try:
+                value = fn.expr(None)  # no state at all: a read of one would fail
+            except Exception:  # an error stays where it was: at the call, at play time
+                continue
+            if type(value) not in _FOLDABLE:
+                continue
+            self.env[f"_f_{name}"] = eval(f"lambda S: {self.const(value)}", self.env)
+            folded.append(name)
+        METER.work = work  # the load's own evaluations are no game's work
+        return folded
+
+    def state_free(self, node: ast.Node, bound: set, seen: set) -> bool:
+        """Does `node` read only constants, tables and its own lambda/comprehension variables,
+        calling only builtins that read nothing else and functions that are state free too?"""
+        if isinstance(node, ast.Name):
+            g = self.game
+            return node.id in bound or node.id in g.tables or node.id in g.components \
+                or node.id in g.boards
+        if isinstance(node, ast.Attr) and isinstance(node.obj, ast.Name) and node.obj.id == "option" \
+                and "option" not in bound:
+            return False
+        if isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) and node.obj.id not in bound \
+                and node.obj.id not in self.game.tables:
+            return False  # a zone, counter, variable or board node
+        if isinstance(node, ast.Call):
+            if not isinstance(node.func, ast.Name):
+                return False
+            name = node.func.id
+            fn = self.game.functions.get(name)
+            if fn is not None:
+                if fn.params or fn.proc is not None or name in seen or name not in self.fn_nodes:
+                    return False
+                if not self.state_free(self.fn_nodes[name], set(), seen | {name}):
+                    return False
+            elif name not in _PURE_BUILTINS:
+                return False
+            return all(self.state_free(a, bound, seen) for a in list(node.args) + list(node.kwargs.values()))
+        if isinstance(node, ast.Lambda):
+            return self.state_free(node.body, bound | {node.param}, seen)
+        if isinstance(node, ast.Comprehension):
+            inner = bound | {node.var}
+            return self.state_free(node.iter, bound, seen) and self.state_free(node.elt, inner, seen) \
+                and (node.cond is None or self.state_free(node.cond, inner, seen))
+        return all(self.state_free(c, bound, seen) for c in _children(node))
 
     # ---- literals and operators
     def x_ListLit(self, n, sc):
@@ -419,8 +568,7 @@ class ExprGen:
         inner = Scope(sc)
         ident = f"_v{next(self.uniq)}"
         inner.py[n.var] = ident
-        if _zone_items(iterable):
-            inner.pieces.add(ident)
+        self.mark(inner, ident, _charged(iterable))
         elt = self.source(n.elt, inner)
         cond = f" if {self.source(n.cond, inner)}" if n.cond is not None else ""
         return f"[{elt} for {ident} in {_charged(iterable)}{cond}]"
@@ -431,16 +579,46 @@ class ExprGen:
         g = self.game
         if isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) and not sc.bound(node.obj.id) \
                 and node.obj.id in g.zones:
-            return f"S.zones[{self.family_key('zone', node.obj.id, node.keys, node.pos, sc)}]"
+            out = f"S.zones[{self.family_key('zone', node.obj.id, node.keys, node.pos, sc)}]"
+            if self._record is not None:
+                self._record.append((node, out))  # a zone's pieces: a read that may be shared
+            return out
         if isinstance(node, ast.Name) and not sc.bound(node.id) and node.id in g.zones \
                 and not g.zones[node.id].dims:
             return f"S.zones[{self.const(ZoneRef(node.id))}]"
-        if isinstance(node, (ast.ListLit, ast.Comprehension)):
+        if isinstance(node, (ast.ListLit, ast.Comprehension)) or self.surely_list(node, sc):
             return self.source(node, sc)
         src = self.source(node, sc)
+        if _CONST.match(src) and type(self.env.get(src)) is list:  # a table: a constant list
+            return src
         if _cheap(src) or _VAR.match(src):  # a list (the common case) costs one call, not two
             return f"(_charge({src}) if type({src}) is list else _items(S, {src}))"
         return f"_items(S, {src})"
+
+    def surely_list(self, node: ast.Node, sc: Scope) -> bool:
+        """Does `node` surely evaluate to a Python list (so counting or iterating it needs no
+        type test)? Decided from the syntax: literals, comprehensions, the list builtins and
+        expression functions whose body surely gives one."""
+        if isinstance(node, (ast.ListLit, ast.Comprehension)):
+            return True
+        if isinstance(node, ast.Ternary):
+            return self.surely_list(node.then, sc) and self.surely_list(node.orelse, sc)
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or sc.bound(node.func.id):
+            return False
+        name = node.func.id
+        if name in self.game.functions:
+            return self.returns_list(name)
+        return name in _LIST_BUILTINS and name in REGISTRY
+
+    def returns_list(self, name: str) -> bool:
+        """Does expression function `name` surely return a list?"""
+        known = self._lists.get(name)
+        if known is None:
+            self._lists[name] = False  # a recursive function: not known while it is looked at
+            body = self.fn_nodes.get(name)
+            known = body is not None and self.surely_list(body, Scope())
+            self._lists[name] = known
+        return known
 
     def lambda_parts(self, node: ast.Node, sc: Scope, seq: str = "") -> tuple[str, str] | None:
         """(variable, body code) of a lambda argument, or None. `seq`: the code of the list the
@@ -450,9 +628,20 @@ class ExprGen:
         inner = Scope(sc)
         ident = f"_v{next(self.uniq)}"
         inner.py[node.param] = ident
+        self.mark(inner, ident, seq)
+        return ident, self.source(node.body, inner)
+
+    def mark(self, inner: Scope, ident: str, seq: str) -> None:
+        """What variable `ident`, running over `seq`, surely holds: a piece (a zone's contents)
+        or a table row (a constant list of maps)."""
         if _zone_items(seq):
             inner.pieces.add(ident)
-        return ident, self.source(node.body, inner)
+            return
+        m = _CHARGED_CONST.match(seq)
+        if m:
+            rows = self.env.get(m.group(1))
+            if type(rows) is list and rows and all(type(r) is dict for r in rows):
+                inner.rows.add(ident)
 
     def x_BinOp(self, n, sc):
         a, b = self.source(n.left, sc), self.source(n.right, sc)
@@ -502,12 +691,78 @@ class ExprGen:
                 f"else {self.source(n.orelse, sc)})")
 
 
+def _children(node: ast.Node) -> list:
+    out = []
+    for v in vars(node).values():
+        if isinstance(v, ast.Node):
+            out.append(v)
+        elif isinstance(v, (list, tuple)):
+            out.extend(x for x in v if isinstance(x, ast.Node))
+        elif isinstance(v, dict):
+            out.extend(x for x in v.values() if isinstance(x, ast.Node))
+    return out
+
+
+# values a folded function may return (shared by every call: the DSL never changes a list in place)
+_FOLDABLE = (int, float, str, bool, type(None), list, tuple, dict)
+# builtins that read nothing but their arguments (interpreter/builtins/core.py)
+_PURE_BUILTINS = {"count", "len", "sum", "min", "max", "argmax", "argmin", "any", "all", "filter",
+                  "map", "sort", "group", "first", "last", "unique", "reverse", "concat", "flatten",
+                  "range", "index_of", "append", "remove", "without", "zip", "enumerate", "abs",
+                  "min2", "max2", "clamp", "keys", "values", "get"}
+
+
+_READS = (ast.Attr, ast.Index, ast.Call)
+_COMP_VAR = re.compile(r"\b_v\d+\b")  # a lambda's or comprehension's variable (ExprGen.arg)
+_READ_CALLS = {"count", "len", "empty"}
+
+
+def _plain_read(node: ast.Node, functions: dict) -> bool:
+    """A read made only of names, constants, attributes, indexes and counts (no other call)."""
+    if isinstance(node, (ast.Name, ast.Const)):
+        return True
+    if isinstance(node, ast.Attr):
+        return _plain_read(node.obj, functions)
+    if isinstance(node, ast.Index):
+        return _plain_read(node.obj, functions) and all(_plain_read(k, functions) for k in node.keys)
+    if isinstance(node, ast.Call):
+        return isinstance(node.func, ast.Name) and node.func.id in _READ_CALLS and not node.kwargs \
+            and node.func.id not in functions and len(node.args) == 1 and _plain_read(node.args[0], functions)
+    return False
+
+
+def _occurrences(text: str) -> re.Pattern:
+    """Where generated expression `text` is written whole (not the tail of a longer name)."""
+    return re.compile(r"(?<![\w.])" + re.escape(text))
+
+
+def _swap(src: str, text: str, name: str) -> str:
+    return _occurrences(text).sub(lambda _: name, src)
+
+
+def _define(shared: list) -> list:
+    """The definitions of shared reads in an order that works: the shortest first, each longer
+    one written with the names of the shorter ones it contains."""
+    out = []
+    for i in range(len(shared) - 1, -1, -1):
+        name, text = shared[i]
+        for shorter, stext in shared[i + 1:]:
+            text = _swap(text, stext, shorter)
+        out.append((name, text))
+    return out
+
+
 def _cheap(code: str) -> bool:
     """A plain variable read (safe and cheap to evaluate twice)."""
     return code.isidentifier() or (code.startswith("L[") and code.endswith("]") and code.count("[") == 1)
 
 
 _CONST = re.compile(r"_k\d+\Z")  # a constant's name (ExprGen.const)
+_VAR_ITEMS = re.compile(r"\(_charge\((.+)\) if type\(\1\) is list else _items\(S, \1\)\)\Z")  # items_source
+_CHARGED_CONST = re.compile(r"_charge\((_k\d+)\)\Z")  # a constant list, counted
+# builtins that always return a new Python list (interpreter/builtins/core.py)
+_LIST_BUILTINS = {"concat", "filter", "map", "unique", "reverse", "shape", "grid_cells", "without",
+                  "flatten", "range", "sort"}
 _VAR = re.compile(r"S\.vars\['[A-Za-z_][A-Za-z0-9_]*'\]\Z")  # a plain variable's value
 
 
@@ -536,14 +791,21 @@ def _inline_fold(python_fn: str):
     def inline(gen: ExprGen, args: list, sc: Scope) -> str | None:
         if len(args) == 1 and not isinstance(args[0], ast.Lambda):
             seq = gen.items_source(args[0], sc)
-            return f"len({seq})" if python_fn == "count" else f"{python_fn}({_charged(seq)})"
+            if python_fn == "count":
+                var = _VAR_ITEMS.match(seq)
+                if var:  # a variable: a list or a zone (ZoneRef) counted without a call
+                    v = var.group(1)
+                    return f"(len({v}) if type({v}) is list else len(S.zones[{v}]) if type({v}) is ZoneRef " \
+                           f"else len(_items(S, {v})))"
+                return f"len({seq})"
+            return f"{python_fn}({_charged(seq)})"
         if len(args) == 2:
             if not isinstance(args[1], ast.Lambda):
                 return None
             seq = _charged(gen.items_source(args[0], sc))
             v, body = gen.lambda_parts(args[1], sc, seq)
-            if python_fn == "count":
-                return f"sum(1 for {v} in {seq} if {body})"
+            if python_fn == "count":  # a list of ones: faster than sum() over a generator
+                return f"len([1 for {v} in {seq} if {body}])"
             return f"{python_fn}({body} for {v} in {seq})"
         return None
     return inline
@@ -576,8 +838,51 @@ def _inline_empty(gen: ExprGen, args: list, sc: Scope) -> str | None:
     return f"(not {gen.items_source(args[0], sc)})" if len(args) == 1 else None
 
 
+def _inline_first(gen: ExprGen, args: list, sc: Scope) -> str | None:
+    # first(xs) = items(xs)[0] or none; a zone's first piece without building anything
+    return f"next(iter({gen.items_source(args[0], sc)}), None)" if len(args) == 1 else None
+
+
+def _inline_last(gen: ExprGen, args: list, sc: Scope) -> str | None:
+    return f"next(reversed({gen.items_source(args[0], sc)}), None)" if len(args) == 1 else None
+
+
+def _inline_concat(gen: ExprGen, args: list, sc: Scope) -> str | None:
+    # one new list, its length counted as the builtin counts its inputs
+    if not args:
+        return "[]"
+    return "_charge([" + ", ".join(f"*{gen.items_source(a, sc)}" for a in args) + "])"
+
+
+def _inline_pick(python_fn: str):
+    """min2/max2 of numbers: the builtin's `a if a <= b else b` is Python's min/max (the same
+    pick, ties included); only the wording of a type error for a non-number could differ."""
+    def inline(gen: ExprGen, args: list, sc: Scope) -> str | None:
+        if len(args) != 2 or not any(gen.numeric(a, sc) for a in args):
+            return None
+        return f"{python_fn}({gen.source(args[0], sc)}, {gen.source(args[1], sc)})"
+    return inline
+
+
+def _inline_flatten(gen: ExprGen, args: list, sc: Scope) -> str | None:
+    """flatten(xss): one comprehension; a zone among xss is read without a call, the whole
+    counted once (as the builtin counts xss and each of its lists or zones)."""
+    if len(args) != 1:
+        return None
+    outer = gen.items_source(args[0], sc)
+    z, x = f"_v{next(gen.uniq)}", f"_v{next(gen.uniq)}"
+    inner = f"({z} if type({z}) is list else S.zones[{z}] if type({z}) is ZoneRef else _items(S, {z}))"
+    return f"_charge([{x} for {z} in {_charged(outer)} for {x} in {inner}])"
+
+
+def _inline_shape(gen: ExprGen, args: list, sc: Scope) -> str | None:
+    return f"list(S.shape_of({gen.source(args[0], sc)}))" if len(args) == 1 else None
+
+
 _INLINE: dict[str, Callable] = {
     "count": _inline_fold("count"), "sum": _inline_fold("sum"), "any": _inline_fold("any"),
     "all": _inline_fold("all"), "filter": _inline_filter, "map": _inline_map,
-    "len": _inline_len, "empty": _inline_empty,
+    "len": _inline_len, "empty": _inline_empty, "first": _inline_first, "last": _inline_last,
+    "concat": _inline_concat, "min2": _inline_pick("min"), "max2": _inline_pick("max"),
+    "shape": _inline_shape, "flatten": _inline_flatten,
 }

@@ -11,10 +11,13 @@ where it helps, the nearest valid name. Errors are collected, not raised one at 
 """
 from __future__ import annotations
 
+import io
 import itertools
 import operator
 import re
 import textwrap
+import tokenize
+from ast import literal_eval as ast_literal
 from typing import Any, Callable
 
 from . import ast, budget
@@ -76,6 +79,19 @@ def _discard(S: Any, value: Any, face: bool | None) -> None:
         S.move([p], dest, None, None, face)
 
 
+def _deal(S: Any, k: Any, source: Any, family: Any, face: bool | None) -> None:
+    """`deal k from source to family`: one piece from the top to each player in turn, k times."""
+    table = S.lay.zone_index.get(str(family))
+    if type(family) is not Family or table is None:
+        raise RuleRuntimeError(f"deal needs a per-player zone family (e.g. `hand`), got {family!r}")
+    for _ in range(k):
+        for p in S.players:
+            zone = S.zones[source]
+            if not zone:
+                return
+            S.move([zone[0]], table[p], None, None, face)
+
+
 def _not_a_zone(value: Any) -> None:
     raise RuleRuntimeError(f"move needs a zone to move to, got {value!r}")
 
@@ -114,6 +130,7 @@ class _ProcCtx:
         self.calls: dict[int, tuple] = {}  # index -> (callee Proc, locals source, return slot)
         self.emits: dict[int, str] = {}  # index -> event procedure name
         self.returns: dict[int, str | None] = {}  # index -> value source (None: no value)
+        self.performs: dict[int, tuple] = {}  # index of run_action -> (action procs, slot, who slot)
         self.saved: tuple | None = None  # (simple, control) before structuring
 
     def emit(self, ins: Callable, pos: Pos) -> int:
@@ -177,6 +194,8 @@ def fuse(proc: Proc, env: dict) -> None:
         tail = _tail_of(code[j], j, env) if j < n else None
         if tail is not None:
             tail += _loop_head_source(code, getattr(code[j], "loop_head", None))
+            if getattr(code[j], "is_step", False):  # entering a loop: its first iteration too
+                tail += _after_step_source(code, j)
         if len(units) >= 2 or tail is not None:
             proc.originals.setdefault(i, code[i])
             code[i] = _fused_source([(k, _body_of(code[k], env)) for k in units], j, env, tail)
@@ -238,12 +257,17 @@ def _loop_head_source(code: list, head: int | None) -> str:
     run inline as the VM would run them, so the next iteration costs no dispatch."""
     if head is None or not getattr(code[head], "is_step", False):
         return ""
-    src = f"\nfr.pc = {head + 1}\n_k = {head + 1}\n{code[head].tail_src}"
+    return f"\nfr.pc = {head + 1}\n_k = {head + 1}\n{code[head].tail_src}" + _after_step_source(code, head)
+
+
+def _after_step_source(code: list, head: int) -> str:
+    """After a loop's step at `head` ran: if the loop goes on, the instruction after the step
+    when it has source (a call, a jump), as the VM would run it."""
     after = getattr(code[head + 1], "tail_src", None) if head + 1 < len(code) else None
-    if after is not None:
-        src += (f"\nif fr.pc == {head + 1}:\n    fr.pc = {head + 2}\n    _k = {head + 2}\n"
-                + textwrap.indent(after, "    "))
-    return src
+    if after is None:
+        return ""
+    return (f"\nif fr.pc == {head + 1}:\n    fr.pc = {head + 2}\n    _k = {head + 2}\n"
+            + textwrap.indent(after, "    "))
 
 
 def _fused_source(run: list, end: int, env: dict, tail: str | None = None) -> Callable:
@@ -309,10 +333,10 @@ class Compiler:
         self.gen.env["_count_loop"] = count_loop
         self.gen.env["_METER"] = METER
         self.gen.env["_Frame"] = Frame
-        self.gen.env.update({"_ZoneRef": ZoneRef, "_not_a_zone": _not_a_zone, "_as_pieces": _as_pieces,
-                             "_log_entry": log_entry, "_discard": _discard,
+        self.gen.env.update({"_ZoneRef": ZoneRef, "_Piece": Piece, "_not_a_zone": _not_a_zone, "_as_pieces": _as_pieces,
+                             "_log_entry": log_entry, "_discard": _discard, "_deal": _deal,
                              "_as_pieces_or_zones": _as_pieces_or_zones, "_as_players": _as_players,
-                             "_start_choice": start_choice, "_label": label, "_prompt_of": prompt_of})
+                             "_start_choice": start_choice, "_start_perform": start_perform, "_label": label, "_prompt_of": prompt_of})
         self.gen.env.update({"_GameEnds": GameEnds, "_locate": locate, "_calls_exceeded": calls_exceeded,
                              "_too_deep": too_deep})
 
@@ -372,7 +396,9 @@ class Compiler:
         and calls from expressions then run it directly, with no frame and no VM dispatch, and
         the statements around such calls can be fused and structured too. Budget: a call
         counts 2 steps (a frame's push and pop in the VM) and its nesting counts toward `depth`
-        (METER.nest). `unfuse` undoes all of it (the VM form stays complete)."""
+        (METER.nest). `unfuse` undoes all of it (the VM form stays complete).
+        First, expression functions that are constants are computed once (ExprGen.fold_constants)."""
+        self.gen.fold_constants()
         procs = self.game.procs
         ctxs = {name: p.build for name, p in procs.items() if p.build is not None}
         wanted: set[str] = set()  # procedures something may run directly
@@ -419,7 +445,8 @@ class Compiler:
         procs = self.game.procs
         calls = {k: v for k, v in ctx.calls.items() if v[0].name in plain}
         emits = {k: e for k, e in ctx.emits.items() if e not in procs or e in plain}
-        if not calls and not emits and ctx.proc.name not in plain and not again:
+        performs = {k: v for k, v in ctx.performs.items() if any(a.name in plain for a in v[0])}
+        if not calls and not emits and not performs and ctx.proc.name not in plain and not again:
             return False
         proc = ctx.proc
         for i, ins in proc.originals.items():
@@ -433,7 +460,24 @@ class Compiler:
         for k, event in emits.items():
             self._replace(proc, k, "pass" if event not in procs else
                           f"{self._plain_name(procs[event])}(S, th, {{'player': L.get('player')}})")
+        for k, (actions, slot, who_slot) in performs.items():
+            self._link_actions(proc, k, actions, slot, who_slot, plain)
         return True
+
+    def _link_actions(self, proc: Proc, k: int, actions: list, slot: str, who_slot: str,
+                      plain: set) -> None:
+        """run_action of a `perform` as source: a plain action is called directly, another
+        pushes its frame (as run_action does); simple (fused with what follows) if all are plain."""
+        lines = [f"_n = L.pop({slot!r}, None)", "if _n is not None:", f"    _a = {{'player': L[{who_slot!r}]}}"]
+        for i, act in enumerate(actions):
+            run = f"{self._plain_name(act)}(S, th, _a)" if act.name in plain else \
+                f"th.frames.append(_Frame({self.gen.const(act)}, 0, _a))\n        return {FRAME}"
+            lines.append(f"    {'if' if i == 0 else 'elif'} _n == {act.name.split(':', 1)[1]!r}:\n        {run}")
+        if all(a.name in plain for a in actions):
+            self._replace(proc, k, "\n".join(lines))
+        else:
+            proc.originals.setdefault(k, proc.code[k])
+            proc.code[k] = make_instruction("\n".join(lines), proc.pos[k], self.gen.env)
 
     def _replace(self, proc: Proc, k: int, body: str) -> None:
         proc.originals.setdefault(k, proc.code[k])
@@ -449,6 +493,8 @@ class Compiler:
         frame = f"_Frame({self.gen.const(proc)}, _k, L)"
         # a frame only for instructions that take one (closures), else made when an error needs it
         eager = any(_FR.search(line) for line in lines)
+        if not eager:  # nothing reads the frame: the locals can be Python variables
+            lines = _python_locals(lines, proc.params)
         src = "\n".join([
             "def _plain(S, th, L):",
             "    _k = 0",
@@ -627,12 +673,9 @@ class Compiler:
         ctx.proc.calls.add(proc.name)
         # one generated function builds the callee's locals: {param: argument, …}
         src = "{" + ", ".join(f"{p!r}: {self.gen.source(a, ctx.scope)}" for p, a in zip(fn.params, call.args)) + "}"
-        make_locals = eval(compile_code(f"lambda S, L: {src}", f"<rule {call.pos}>", "eval"), self.gen.env)
-
-        def ins(S, th, fr):
-            th.frames.append(Frame(proc, 0, make_locals(S, fr.L), ret))
-            return FRAME
-        ins.tail_src = f"th.frames.append(_Frame({self.gen.const(proc)}, 0, {src}, {ret!r}))\nreturn 2"
+        push = f"th.frames.append(_Frame({self.gen.const(proc)}, 0, {src}, {ret!r}))\nreturn {FRAME}"
+        ins = make_instruction(push, call.pos, self.gen.env)  # generated: no helper call
+        ins.tail_src = push
         ctx.calls[ctx.emit(ins, call.pos)] = (proc, src, ret)
 
     def s_Assign(self, n, ctx):
@@ -654,7 +697,14 @@ class Compiler:
         if name is not None and name in g.counters and not (isinstance(target, ast.Index) and sc.bound(name)):
             key = self.gen.family_key("counter", name, keys, target.pos, sc)
             value = self.gen.source(n.value, sc)
-            ctx.emit_code(f"_t = {key}\n_setc(S, _t, {_combine_src('S.counters[_t]', value, op)})",
+            fam = g.counters[name]
+            if fam.low is None and fam.high is None:  # no bounds: an integer is stored as it is
+                ctx.emit_code(f"_t = {key}\n_v = {_combine_src('S.counters[_t]', value, op)}\n"
+                              "if type(_v) is int:\n    S.counters[_t] = _v\nelse:\n    _setc(S, _t, _v)",
+                              n.pos, self.gen.env)
+                return
+            ctx.emit_code(f"_t = {key}\n_v = {_combine_src('S.counters[_t]', value, op)}\n"
+                          "if type(_v) is int:\n    S.set_counter(_t, _v)\nelse:\n    _setc(S, _t, _v)",
                           n.pos, self.gen.env)
             return
         if name is not None and name in g.variables:
@@ -717,8 +767,11 @@ class Compiler:
         sc = ctx.scope
         what, to = self.gen.source(n.what, sc), self.gen.source(n.to, sc)
         at = self.gen.source(n.at, sc) if n.at is not None else "None"
-        ctx.emit_code(f"_d = {to}\nif type(_d) is not _ZoneRef:\n    _not_a_zone(_d)\n"
-                      f"S.move(_as_pieces(S, {what}), _d, {n.place!r}, {at}, {n.face!r})", n.pos, self.gen.env)
+        # a family's zone or a named zone is surely a zone: no test; one piece needs no call
+        check = "" if _surely_zone(to, self.gen.env) else "if type(_d) is not _ZoneRef:\n    _not_a_zone(_d)\n"
+        ctx.emit_code(f"_d = {to}\n{check}_w = {what}\n"
+                      f"_w = [_w] if type(_w) is _Piece else _as_pieces(S, _w)\n"
+                      f"S.move(_w, _d, {n.place!r}, {at}, {n.face!r})", n.pos, self.gen.env)
 
     def s_Draw(self, n, ctx):
         count, src, dst = (self.gen.source(x, ctx.scope) for x in (n.count, n.source, n.dest))
@@ -726,21 +779,8 @@ class Compiler:
                       f"S.move(S.zones[_s][:max(0, _c)], _d, None, None, {n.face!r})", n.pos, self.gen.env)
 
     def s_Deal(self, n, ctx):
-        count, src, fam = (self.expr(x, ctx.scope) for x in (n.count, n.source, n.family))
-        face = n.face
-
-        def deal(S, th, fr):
-            k, source, family = count(S, fr.L), src(S, fr.L), fam(S, fr.L)
-            table = S.lay.zone_index.get(str(family))
-            if type(family) is not Family or table is None:
-                raise RuleRuntimeError(f"deal needs a per-player zone family (e.g. `hand`), got {family!r}")
-            for _ in range(k):
-                for p in S.players:
-                    zone = S.zones[source]
-                    if not zone:
-                        return None
-                    S.move([zone[0]], table[p], None, None, face)
-        ctx.emit_simple(deal, n.pos)
+        count, src, fam = (self.gen.source(x, ctx.scope) for x in (n.count, n.source, n.family))
+        ctx.emit_code(f"_deal(S, {count}, {src}, {fam}, {n.face!r})", n.pos, self.gen.env)
 
     def s_Discard(self, n, ctx):
         ctx.emit_code(f"_discard(S, {self.gen.source(n.what, ctx.scope)}, {n.face!r})", n.pos, self.gen.env)
@@ -843,6 +883,9 @@ class Compiler:
             legal = [a for a in actions if a.when is None or a.when(S, env)]
             return start_perform(S, th, fr, p, legal, optional, slot,
                                  *(prompt_fn(S, fr.L) if prompt_fn else (None, None)), pos)
+        source = self._perform_source(n, ctx, actions, who_slot, slot)
+        if source is not None:  # the same, generated: fused with the statements before it
+            perform = make_instruction(source, pos, self.gen.env)
 
         procs = {a.name: a.proc for a in actions}
 
@@ -867,9 +910,37 @@ class Compiler:
             th.frames.append(Frame(proc, 0, {"player": fr.L[who_slot]}))
             return FRAME
         ctx.emit(perform, n.pos)
-        ctx.emit(run_action, n.pos)
+        ctx.performs[ctx.emit(run_action, n.pos)] = ([a.proc for a in actions], slot, who_slot)
         if self.events_heard is None or "action_end" in self.events_heard:
             ctx.emit(action_end, n.pos)
+
+    def _perform_source(self, n, ctx, actions: list, who_slot: str, slot: str) -> str | None:
+        """`perform` as generated source: the chooser, each action's `when` (compiled again
+        with `player` a Python variable) and the prompt inline, then decisions.start_perform.
+        None when a condition does not compile here (its error is reported where it is written)."""
+        gen = self.gen
+        saved, gen.errors, before = gen.errors, [], len(self.errors)
+        try:
+            lines = [f"_p = {self._chooser_source(n.by, ctx, n.pos)}", f"L[{who_slot!r}] = _p", "_l = []"]
+            inner = Scope()
+            inner.py["player"] = "_p"
+            for act in actions:
+                if act.when_text is None:
+                    lines.append(f"_l.append({gen.const(act)})")
+                    continue
+                if not isinstance(act.when_text, str):
+                    return None
+                cond = gen.source(parse_expr(act.when_text), inner)
+                lines.append(f"if {cond}:\n    _l.append({gen.const(act)})")
+            prompt = self._prompt_source(n.prompt, n.pos, ctx) if n.prompt else "None, None"
+            lines.append(f"return _start_perform(S, th, fr, _p, _l, {n.optional!r}, {slot!r}, {prompt}, "
+                         f"{gen.const(n.pos)})")
+        except RuleError:
+            return None
+        finally:
+            failed, gen.errors = gen.errors or len(self.errors) > before, saved
+            del self.errors[before:]  # reported once, by the closure form's compilation
+        return None if failed else "\n".join(lines)
 
     def s_Log(self, n, ctx):
         # generated source: with logging off (simulations) a log line costs one test
@@ -1008,15 +1079,12 @@ class Compiler:
 
     def s_For(self, n, ctx):
         it_src = self.gen.source(n.iter, ctx.scope)
-        it = self._function(it_src, n.iter.pos)
         k = next(self.uniq)
         seq_slot, i_slot, var = f"$seq{k}", f"$i{k}", n.var
         ctx.scope.names[var] = var
 
-        def start(S, th, fr):
-            fr.L[seq_slot] = list(items(S, it(S, fr.L)))
-            fr.L[i_slot] = 0
-        first = ctx.emit_simple(start, n.pos)
+        first = ctx.emit_code(f"L[{seq_slot!r}] = list(_items(S, {it_src}))\nL[{i_slot!r}] = 0", n.pos,
+                              self.gen.env)
         head = ctx.here()
         test = ctx.emit_control(None, n.pos)
         exit_target: list[int] = []
@@ -1143,6 +1211,44 @@ class Compiler:
         ctx.emit(spawn, n.pos)
 
 
+def _python_locals(lines: list, params: list) -> list:
+    """A plain procedure's body with its locals (`L['x']`) as Python variables, the parameters
+    read from `L` on entry; unchanged if the body uses `L` any other way (`L.get`, `del L[…]`)."""
+    text = "\n".join(lines)
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text + "\n").readline))
+    except (tokenize.TokenError, SyntaxError):
+        return lines
+    starts = [0]
+    for line in text.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+    names: dict[str, str] = {}
+    spans = []
+    for i, tok in enumerate(tokens):
+        if tok.type != tokenize.NAME or tok.string != "L":
+            continue
+        near = tokens[i + 1:i + 4]
+        if len(near) < 3 or near[0].string != "[" or near[1].type != tokenize.STRING or near[2].string != "]":
+            return lines  # another use of the dictionary
+        key = ast_literal(near[1].string)
+        if not isinstance(key, str):
+            return lines
+        ident = names.setdefault(key, f"_l_{key}" if key.isidentifier() else f"_l{len(names)}")
+        (r0, c0), (r1, c1) = tok.start, near[2].end
+        spans.append((starts[r0 - 1] + c0, starts[r1 - 1] + c1, ident))
+    for a, b, ident in reversed(spans):
+        text = text[:a] + ident + text[b:]
+    entry = [f"{names[p]} = L[{p!r}]" for p in params if p in names]
+    return entry + text.split("\n")
+
+
+def _surely_zone(code: str, env: dict) -> bool:
+    """Is generated `code` surely a zone (ZoneRef): a family's zone or a named zone's constant?"""
+    if code.startswith("S.lay.zone_index[") and code.count("S.") == 1:  # layout.IndexTable: zones only
+        return True
+    return re.fullmatch(r"_k\d+", code) is not None and type(env.get(code)) is ZoneRef
+
+
 def _as_pieces_or_zones(S, value):
     if isinstance(value, list) and value and all(type(v) is ZoneRef for v in value):
         return [p for z in value for p in S.zones[z]]
@@ -1153,18 +1259,28 @@ def _combiner(op: str):
     return {"=": None, "+=": budget.add, "-=": operator.sub, "*=": budget.times}[op]
 
 
+_INT_LITERAL = re.compile(r"\(?-?\d+\)?")
+
+
 def _combine_src(current: str, value: str, op: str) -> str:
     """Source of `current <op>= value`."""
     if op == "=":
         return value
     if op == "*=":
         return f"_times({current}, {value})"
-    if op == "+=" and not current.startswith("S.counters"):  # texts and lists: bounded sizes
+    # texts and lists: bounded sizes. Adding a whole number (`x += 1`) can only give a number or
+    # fail as a text or list would, so it needs no check.
+    if op == "+=" and not current.startswith("S.counters") and not _INT_LITERAL.fullmatch(value):
         return f"_add({current}, {value})"
     return f"({current} {op[0]} {value})"
 
 
 def set_counter_checked(S: Any, key: str, v: Any) -> None:
-    if not isinstance(v, int) or isinstance(v, bool):
+    if type(v) is not int and (not isinstance(v, int) or isinstance(v, bool)):
         raise RuleRuntimeError(f"counter {key} must hold an integer, got {v!r}")
-    S.set_counter(key, v)
+    info = S.lay.counters[key]  # State.set_counter, inlined (counters are written very often)
+    if info.low is not None and v < info.low:
+        v = info.low
+    if info.high is not None and v > info.high:
+        v = info.high
+    S.counters[key] = v

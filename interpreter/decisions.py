@@ -14,9 +14,9 @@ from . import vm as _vm  # module import (not `from .vm import run` per call: a 
 from .errors import IllegalDecision, RuleRuntimeError
 from .labels import player_label
 from .logs import decision_entry
-from .options import DONE, PASS, build_options, labels_of  # noqa: F401 - re-exported
+from .options import DONE, PASS, PLAIN_RECIPE, build_options, labels_of  # noqa: F401 - re-exported
 from .threads import Pending, waiting
-from .values import PLAYERS
+from .values import PLAYERS, SEAT, Player
 from .vm import SUSPEND
 
 if TYPE_CHECKING:
@@ -29,6 +29,20 @@ def start_choice(S: State, th, fr, who, candidates: list, mode: str, low: int, h
     if who is None:
         raise RuleRuntimeError("a choice has no player to decide (`by` gave none)")
     n = len(candidates)
+    if mode == "one" and not optional and label_key is None and n:  # the common case, inlined
+        for v in candidates:
+            t = type(v)
+            if t is not int and t is not str:
+                break
+        else:  # numbers and texts only: the options are the values, each once (build_options)
+            player = who if type(who) is Player else PLAYERS[int(who)]
+            pend = Pending(player, "choose", prompt, candidates, 1, 1, False, slot, th.player is not None, pos)
+            pend.prompt_event = prompt_event
+            pend.options = candidates if len(set(candidates)) == n else list(dict.fromkeys(candidates))
+            pend.labels = None
+            pend.recipe = PLAIN_RECIPE
+            th.pending = pend
+            return SUSPEND
     # An optional choice is asked even with nothing to pick ("pass" only): skipping it would
     # tell everyone that this player holds nothing eligible.
     if mode == "one":
@@ -114,12 +128,12 @@ def take(S: State, th, index: int) -> None:
     """Record option `index` of the decision `th` waits for, then run the game on."""
     pend = th.pending
     value = pend.options[index]
-    S.history.append([int(pend.player), index])
+    S.history.append([SEAT[pend.player], index])
     S.decisions += 1
     if S.logging:
         S.log.append(decision_entry(S, pend, value, index))
-    fr = th.frames[-1]
     if pend.kind == "choose_many":
+        fr = th.frames[-1]
         if value != DONE and value != PASS:
             pend.picked.append(value)  # this state's own copy: clones copy pending decisions
             rest = list(pend.candidates)
@@ -130,7 +144,7 @@ def take(S: State, th, index: int) -> None:
                 return
         fr.L[pend.var] = list(pend.picked)
     else:
-        fr.L[pend.var] = None if value == PASS else value
+        th.frames[-1].L[pend.var] = None if value == PASS else value
     th.pending = None
     th.status = "run"
     _vm.run(S)

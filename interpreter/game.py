@@ -30,7 +30,8 @@ class Game:
 
     def __init__(self, definition: GameDef):
         self.d = definition
-        self._setup_checked: dict = {}  # (players, options) -> problems (constraints are pure)
+        self._setup_checked: dict = {}  # (players, options) -> layout, once the setup is checked
+        self._default_setup: dict = {}  # players -> (default options, layout), checked too
 
     @classmethod
     def load(cls, path: str | Path, variants: Iterable[str | Path] = ()) -> "Game":
@@ -100,21 +101,28 @@ class Game:
         chance outcomes). `prepare(state)`, if given, runs before the setup (interpreter.resample
         uses it to resample hidden pieces from the very start)."""
         n = self.default_players if players is None else int(players)
-        opts = self.resolve_options(options)
-        key = (n, tuple(opts.values()))  # resolve_options keeps the rule file's option order
-        ready = self._setup_checked.get(key)
-        if ready is None:
-            problems = self.check_setup(n, opts)
-            if problems:
-                raise InputError("; ".join(problems))
-            ready = self._setup_checked[key] = get_layout(self.d, n, opts)
-        layout = ready
+        if not options and n in self._default_setup:  # the usual case: every option at its default
+            defaults, layout = self._default_setup[n]
+            opts = dict(defaults)
+        else:
+            opts = self.resolve_options(options)
+            key = (n, tuple(opts.values()))  # resolve_options keeps the rule file's option order
+            ready = self._setup_checked.get(key)
+            if ready is None:
+                problems = self.check_setup(n, opts)
+                if problems:
+                    raise InputError("; ".join(problems))
+                ready = self._setup_checked[key] = get_layout(self.d, n, opts)
+            layout = ready
+            if not options:
+                self._default_setup[n] = (dict(opts), layout)
         S = State(self.d, layout, opts, seed)
         if rng is not None:
             S.rng = rng
         S.lang = lang
         S.logging = logging  # off: no log lines are made at all (simulations)
-        _initialise_slots(S)
+        if layout.initial_slots is None:  # else State() copied them already
+            _initialise_slots(S)
         if prepare is not None:
             prepare(S)
         new_thread(S, [Frame(self.d.procs["main"], 0, {})])

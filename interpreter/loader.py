@@ -449,14 +449,20 @@ class _Builder:
 
     def compile_functions(self) -> None:
         funcs = self.section("functions")
+        todo = []
         for name, spec in funcs.items():
             fn = self.game.functions.get(str(name))
             if fn is None or (fn.proc is None and fn.expr is not None):
                 continue
+            body = None if fn.proc is not None else self.parse_expr_node(spec.get("expr"), fn.pos)
+            if body is not None:  # every body known before any is compiled (what each returns)
+                self.compiler.gen.fn_nodes[fn.name] = body
+            todo.append((fn, spec, body))
+        for fn, spec, body in todo:
             if fn.proc is not None:
                 self.compiler.compile_proc(fn.proc, self.parse(spec["do"]))
             else:
-                fn.expr = self.compiler.gen.function_def(fn, self.parse_expr_node(spec.get("expr"), fn.pos))
+                fn.expr = self.compiler.gen.function_def(fn, body)
 
     def register_actions(self) -> None:
         acts = self.section("actions")
@@ -467,7 +473,7 @@ class _Builder:
             proc = Proc(f"action:{name}", ["player"], decl_pos=pos)
             self.game.procs[proc.name] = proc
             self.game.actions[str(name)] = Action(str(name), str(spec.get("label", name)), None, proc,
-                                                  dict(spec.get("labels") or {}), pos)
+                                                  dict(spec.get("labels") or {}), pos, spec.get("when"))
 
     def compile_actions(self) -> None:
         acts = self.section("actions")

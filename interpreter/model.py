@@ -129,6 +129,7 @@ class Action:
     proc: Proc
     labels: dict = field(default_factory=dict)
     pos: Pos = None
+    when_text: Any = None  # the `when` condition as written (perform compiles it inline)
 
 
 @dataclass

@@ -36,7 +36,7 @@ def _disambiguate(S: Any, entries: list, labels: list) -> None:
             labels[i] = f"{text} ({extra})"
 
 
-_PLAIN = (False, None, None, False, None)  # the recipe of options shown as themselves (_finish)
+PLAIN_RECIPE = (False, None, None, False, None)  # the recipe of options shown as themselves (_finish)
 
 
 def build_options(S: Any, pend: Pending, L: dict | None = None) -> None:
@@ -58,7 +58,7 @@ def build_options(S: Any, pend: Pending, L: dict | None = None) -> None:
         if pend.kind == "choose" and not pend.optional and pend.label_key is None:
             pend.options = list(dict.fromkeys(candidates))  # _finish, inlined for this case
             pend.labels = None
-            pend.recipe = _PLAIN
+            pend.recipe = PLAIN_RECIPE
             return
         _finish(pend, list(dict.fromkeys(candidates)), None, False, False, L)
         return

@@ -15,10 +15,8 @@ class Rng:
     __slots__ = ("state",)
 
     def __init__(self, seed: int = 0):
-        self.state = 0
-        self.next32()
-        self.state = (self.state + (int(seed) & _MASK64)) & _MASK64
-        self.next32()
+        # PCG32's seeding: one step from 0 (which gives _INC), add the seed, one more step
+        self.state = (((_INC + (int(seed) & _MASK64)) & _MASK64) * _MULT + _INC) & _MASK64
 
     def copy(self) -> "Rng":
         r = Rng.__new__(Rng)
@@ -39,16 +37,39 @@ class Rng:
         if n == 1:
             return 0
         threshold = ((1 << 32) - n) % n
-        while True:
-            r = self.next32()
+        state = self.state
+        while True:  # next32, inlined
+            old = state
+            state = (old * _MULT + _INC) & _MASK64
+            x = (((old >> 18) ^ old) >> 27) & _MASK32
+            rot = old >> 59
+            r = ((x >> rot) | (x << ((-rot) & 31))) & _MASK32
             if r >= threshold:
+                self.state = state
                 return r % n
 
     def shuffle(self, items: list) -> None:
-        """Fisher–Yates, in place."""
+        """Fisher–Yates, in place: j = below(i + 1) for i from the top down."""
+        if type(self) is not Rng:  # a generator that draws differently (adapters/chance.py)
+            for i in range(len(items) - 1, 0, -1):
+                j = self.below(i + 1)
+                items[i], items[j] = items[j], items[i]
+            return
+        state = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            threshold = ((1 << 32) - n) % n
+            while True:  # next32, inlined
+                old = state
+                state = (old * _MULT + _INC) & _MASK64
+                x = (((old >> 18) ^ old) >> 27) & _MASK32
+                rot = old >> 59
+                r = ((x >> rot) | (x << ((-rot) & 31))) & _MASK32
+                if r >= threshold:
+                    break
+            j = r % n
             items[i], items[j] = items[j], items[i]
+        self.state = state
 
     def choice(self, items: list):
         return items[self.below(len(items))]

@@ -7,6 +7,8 @@ from .errors import UNKNOWN, RuleRuntimeError, RulebookError, rule_position
 
 
 def _number(v: Any) -> Any:
+    if type(v) is int:
+        return v
     if isinstance(v, bool):
         return int(v)
     if v is None:
@@ -15,26 +17,23 @@ def _number(v: Any) -> Any:
 
 
 def compute_result(S: Any) -> dict:
+    """{"scores", "winners", "reason"} of a finished game, from the rule file's scoring."""
     try:
-        return _compute_result(S)
+        return _result(S, S.game.scoring)
     except RulebookError:
         raise
     except Exception as exc:  # a scoring rule did something impossible (e.g. divided by zero)
         raise RuleRuntimeError(f"while scoring: {type(exc).__name__}: {exc}", rule_position(exc), "E300") from None
 
 
-def _compute_result(S: Any) -> dict:
-    sc = S.game.scoring
-    scores = []
-    keys = []
-    tiebreak = sc.tiebreak if sc.winners is None else []  # winners given: no ranking needed
-    for p in S.players:
-        L = {"player": p}
-        score = _number(sc.score(S, L)) if sc.score is not None else 0
-        tie = [_number(t(S, {"player": p})) for t in tiebreak]
-        scores.append(score)
-        keys.append(tuple([score] + tie))
-    if sc.winners is not None:
+def _result(S: Any, sc: Any) -> dict:
+    score = sc.score
+    if sc.winners is not None:  # winners given: no ranking, no tie-breaks
+        scores = [score(S, {"player": p}) for p in S.players] if score is not None else [0] * S.n
+        for value in scores:
+            if type(value) is not int:  # a flag or none counts as a number
+                scores = [_number(v) for v in scores]
+                break
         chosen = sc.winners(S, {})
         if chosen is None:
             chosen = []
@@ -46,15 +45,18 @@ def _compute_result(S: Any) -> dict:
             raise RuleRuntimeError(f"winners must be players, got {chosen!r}", getattr(sc.winners, "pos", None)
                                    or UNKNOWN, "E300") from None
     else:
-        if sc.lowest_wins:
-            best = min(keys)
-        else:
-            best = max(keys)
+        scores, keys = [], []
+        for p in S.players:
+            value = _number(score(S, {"player": p})) if score is not None else 0
+            scores.append(value)
+            keys.append(tuple([value] + [_number(t(S, {"player": p})) for t in sc.tiebreak]))
+        best = min(keys) if sc.lowest_wins else max(keys)
         winners = [i for i, k in enumerate(keys) if k == best]
         if len(winners) == len(keys) > 1 and sc.all_tied == "draw":
             winners = []  # everyone tied after every tie-break: nobody won
     for s in scores:
-        if not isinstance(s, (int, float)):
+        t = type(s)
+        if t is not int and t is not float and not isinstance(s, (int, float)):
             raise RuleRuntimeError(f"a score must be a number, got {s!r}", getattr(sc.score, "pos", None)
                                    or UNKNOWN, "E300")
     return {"scores": scores, "winners": winners, "reason": S.vars.get("end_reason")}

@@ -23,6 +23,8 @@ from .rng import Rng
 from .threads import Frame, Pending, Thread, deciders_of, waiting
 from .values import PLAYERS, ZoneRef, decode, encode
 
+_take = _decisions.take
+
 VISIBLE_TO_ALL = "all"
 
 
@@ -63,11 +65,15 @@ class State:
         self.zones: dict[str, list] = {key: v[:] for key, v in lay.initial_zones.items()}
         self.loc: list = list(lay.start)
         self.face: dict = {}  # piece -> bool, only where different from the layout's default
-        self.dyn: dict = {name: {} for name in game.mutable_attrs}
+        self.dyn: dict = {name: {} for name in game.mutable_attrs} if game.mutable_attrs else {}
         self.seen: dict = {}  # piece -> tuple of players who may see it while face down
         self.grid: dict = {}  # zone -> {cell: (piece, part)}
-        self.counters: dict = {}
-        self.vars: dict = {"round": 0, "phase": None}
+        slots = lay.initial_slots  # counters and variables at their initial values (game.py)
+        if slots is not None:
+            self.counters, self.vars = dict(slots[0]), dict(slots[1])
+        else:
+            self.counters: dict = {}
+            self.vars: dict = {"round": 0, "phase": None}
         self.threads: list[Thread] = []
         self.next_tid = 0
         self.log: list = []
@@ -88,16 +94,23 @@ class State:
     def current_players(self) -> list:
         """Players who must decide now, ascending (several during a simultaneous secret choice;
         empty when the game is over)."""
-        return [] if self.over else sorted(waiting(self))
+        if self.over:
+            return []
+        d = self.deciders
+        if d is None:
+            d = waiting(self)
+        return list(d) if len(d) == 1 else sorted(d)
 
     def legal_actions(self, player: int) -> list:
         """Indices of `player`'s legal options (empty if that player is not deciding)."""
-        th = waiting(self).get(player)
+        d = self.deciders
+        th = (d if d is not None else waiting(self)).get(player)
         return list(range(len(th.pending.options))) if th is not None else []
 
     def option_count(self, player: int) -> int:
         """How many options `player` has now (0 if not deciding): cheaper than legal_actions."""
-        th = waiting(self).get(player)
+        d = self.deciders
+        th = (d if d is not None else waiting(self)).get(player)
         return len(th.pending.options) if th is not None else 0
 
     def option_labels(self, player: int) -> list:
@@ -117,6 +130,12 @@ class State:
     def apply(self, player: int, action: int | str) -> None:
         """Apply an option (index, or exact label) of `player`, then run the game to the next
         decision. An illegal decision raises IllegalDecision and changes nothing."""
+        if type(action) is int and not self.over:  # the common case, checked inline
+            d = self.deciders
+            th = (d if d is not None else waiting(self)).get(player)
+            if th is not None and 0 <= action < len(th.pending.options):
+                _take(self, th, action)
+                return
         if isinstance(action, str):
             labels = self.option_labels(player)
             hits = [i for i, text in enumerate(labels) if text == action]
@@ -129,7 +148,8 @@ class State:
         """apply() for agents and simulations: the index must be below option_count(player)
         and `player` must be deciding; nothing is checked (anything else may break the state).
         Produces exactly the same game as apply() (tests/engine/test_differential.py)."""
-        _decisions.take(self, waiting(self)[player], action)
+        d = self.deciders
+        _take(self, (d if d is not None else waiting(self))[player], action)
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
@@ -282,8 +302,10 @@ class State:
     def shuffle(self, key: ZoneRef) -> None:
         zone = self.zones[key]
         self.rng.shuffle(zone)
-        for piece in zone:
-            self.seen.pop(piece, None)
+        seen = self.seen
+        if seen:  # a shuffled piece is no longer known to those it was revealed to
+            for piece in zone:
+                seen.pop(piece, None)
 
     # ------------------------------------------------------------------ visibility
     def sees(self, viewer: Any, piece: int) -> bool:
@@ -302,7 +324,11 @@ class State:
         return seen is not None and viewer in seen
 
     def reveal_to(self, piece: int, players: Iterable) -> None:
-        self.seen[piece] = tuple(sorted(set(self.seen.get(piece, ())) | {int(p) for p in players}))
+        who = {int(p) for p in players}
+        before = self.seen.get(piece)
+        if before:
+            who.update(before)
+        self.seen[piece] = tuple(sorted(who))
 
     # ------------------------------------------------------------------ counters
     def set_counter(self, key: str, value: Any) -> None:

@@ -43,6 +43,7 @@ class Family(str):
 
 
 PLAYERS = [Player(i) for i in range(64)]
+SEAT = list(range(len(PLAYERS)))  # SEAT[p]: a seat as a plain int (a subscript: cheaper than int(p))
 
 
 def encode(value: Any) -> Any:

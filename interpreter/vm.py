@@ -16,6 +16,7 @@ from .errors import Pos, RuleRuntimeError
 from .guard import describe as _describe
 from .scoring import compute_result
 from .threads import Frame, Thread, deciders_of
+from .values import SEAT
 
 if TYPE_CHECKING:
     from .state import State
@@ -41,19 +42,26 @@ def new_thread(S: State, frames: list, player: Any = None, parent: int | None = 
 def run(S: State) -> None:
     """Run every runnable thread until all wait for decisions, or the game is over."""
     S.steps = 0
-    METER.start(S.game.limits)  # the budget of expression work restarts at every decision
+    m = METER  # METER.start, inlined: the budget of expression work restarts at every decision
+    m.work = 0
+    m.limits = S.game.limits
+    m.nest = 0
     while not S.over:
-        for th in S.threads:
-            if th.status == "run":
-                break
+        threads = S.threads
+        if len(threads) == 1 and threads[0].status == "run":  # the common case: one flow
+            th = threads[0]
         else:
-            index_deciders(S)
-            return
+            for th in threads:
+                if th.status == "run":
+                    break
+            else:
+                S.deciders = deciders_of(threads)
+                return
         sig = run_thread(S, th, 0)
         if sig == SUSPEND:
             th.status = "choose"
             if len(S.threads) == 1:  # the common case: the index is this one thread
-                S.deciders = {int(th.pending.player): th}
+                S.deciders = {SEAT[th.pending.player]: th}
                 return
         elif sig == WAIT:
             th.status = "wait"
@@ -109,9 +117,10 @@ def run_thread(S: State, th: Thread, base: int) -> int:
                 sig = code[pc](S, th, fr)
             if sig == FRAME:
                 S.steps += 1  # calls count like loop iterations: call trees cannot explode
-                if S.steps > METER.limits.steps:
+                limits = METER.limits
+                if S.steps > limits.steps:
                     calls_exceeded(frames[-1])
-                if len(frames) > METER.limits.depth:
+                if len(frames) > limits.depth:
                     too_deep(frames[-1])
                 continue
             return sig

@@ -190,6 +190,36 @@ flow:
         assert S.hash() == before
 
 
+def test_choice_of_numbers_and_texts_offers_each_value_once_and_refuses_bad_indices(tmp_path):
+    game = load(tmp_path, """
+variables:
+  got: {initial: "[]"}
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      turns: seat
+      turn: |
+        choose x from [3, 1, 3, "a", 1, "a"]
+        got = got + [x]
+scoring:
+  score: "count(got)"
+""")
+    S = game.new_game(2)
+    assert S.current_players() == [0]
+    assert S.option_labels(0) == ["3", "1", "a"]
+    before = S.hash()
+    for bad in [(0, 3), (0, True), (0, 1.0), (1, 0)]:
+        with pytest.raises(IllegalDecision):
+            S.apply(*bad)
+        assert S.hash() == before
+    S.apply(0, 2)
+    S.apply_unchecked(1, 1)
+    assert S.is_terminal() and S.vars["got"] == ["a", 1]
+    with pytest.raises(IllegalDecision):
+        S.apply(0, 0)
+
+
 def test_end_condition_checked_at_its_event_and_tiebreak(tmp_path):
     game = load(tmp_path, CARDS + """
 flow:

@@ -65,3 +65,53 @@ def test_rng_is_roughly_uniform():
     for _ in range(60_000):
         counts[r.below(6)] += 1
     assert all(9_400 < c < 10_600 for c in counts)
+
+
+@given(st.integers(0, 2**64 - 1), st.integers(1, 2**32))
+def test_below_is_the_first_unbiased_word_modulo_n(seed, n):
+    """below(n) draws 32-bit words (next32) until one is past the bias zone, then takes it mod n."""
+    fast, slow = Rng(seed), Rng(seed)
+    for _ in range(5):
+        got = fast.below(n)
+        if n == 1:
+            expected = 0
+        else:
+            threshold = ((1 << 32) - n) % n
+            word = slow.next32()
+            while word < threshold:
+                word = slow.next32()
+            expected = word % n
+        assert got == expected
+        assert fast.state == slow.state
+
+
+@given(st.integers(0, 2**64 - 1), st.lists(st.integers(), max_size=60))
+def test_shuffle_is_fisher_yates_over_below(seed, items):
+    """shuffle draws j = below(i + 1) from the top down and swaps (its inlined draws included)."""
+    fast, slow = Rng(seed), Rng(seed)
+    shuffled, expected = list(items), list(items)
+    fast.shuffle(shuffled)
+    for i in range(len(expected) - 1, 0, -1):
+        j = slow.below(i + 1)
+        expected[i], expected[j] = expected[j], expected[i]
+    assert shuffled == expected
+    assert fast.state == slow.state
+
+
+def test_shuffle_of_a_generator_with_its_own_draws_uses_them():
+    class Scripted(Rng):
+        __slots__ = ()
+
+        def below(self, n):
+            return 0  # always the first remaining position
+
+    items = [1, 2, 3, 4]
+    Scripted(0).shuffle(items)
+    assert items == [2, 3, 4, 1]
+
+
+def test_seeding_gives_the_states_every_saved_game_was_made_with():
+    # PCG32 seeded as: one step from 0, add the seed, one more step (values fixed since the
+    # first saved games: changing them would change every seeded game)
+    assert [Rng(s).state for s in (0, 1, 12345, 2**64 + 1)] == [
+        1876011003808476466, 8240147227655269471, 2454684463487790647, 8240147227655269471]

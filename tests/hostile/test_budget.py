@@ -67,6 +67,16 @@ def test_numbers_still_add(tmp_path):
     assert S.counters["points:0"] == 2 ** 40
 
 
+def test_adding_a_whole_number_counts_on_numbers_and_fails_located_on_a_list(tmp_path):
+    # `x += 1` is compiled without the size check: only a number, or this error, can come of it
+    S = _new(tmp_path, game("let s = 2\nrepeat 3:\n  s += 1\n  s += (-3)\npoints[players[0]] = s"))
+    assert S.counters["points:0"] == -4
+    with pytest.raises(RuleRuntimeError) as exc:
+        _new(tmp_path, game("let s = [1]\ns += 1"))
+    assert exc.value.code == "E300"
+    assert exc.value.pos.line == 15  # the `+=` statement
+
+
 def test_text_formatting_with_percent_is_refused(tmp_path):
     with pytest.raises(RuleRuntimeError, match="% works on numbers"):
         _new(tmp_path, game('let s = "%09d" % 1'))
