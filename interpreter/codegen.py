@@ -19,6 +19,7 @@ from .budget import CALL_WORK, METER, add as budget_add, charge, tick, times
 from .builtins import REGISTRY, items
 from .errors import Pos, RuleError, RuleRuntimeError, suggest
 from .model import Function, GameDef
+from .pycode import compile_code
 from .values import Family, Piece, ZoneRef
 from .vm import run_atomic
 
@@ -186,7 +187,7 @@ class ExprGen:
         if src == "_fail(S, L)":
             return fail
         try:
-            f = eval(compile(f"lambda S, L: {src}", _filename(node.pos), "eval"), self.env)
+            f = eval(compile_code(f"lambda S, L: {src}", _filename(node.pos), "eval"), self.env)
         except (SyntaxError, RecursionError) as exc:  # pragma: no cover - generator bug
             self.errors.append(RuleError(f"internal: cannot compile expression ({exc})", node.pos, "E299"))
             return fail
@@ -447,7 +448,7 @@ class ExprGen:
             lines.append(f"    return {src}")
         scope: dict = {}
         try:
-            exec(compile("\n".join(lines) + "\n", _filename(node.pos), "exec"), self.env, scope)
+            exec(compile_code("\n".join(lines) + "\n", _filename(node.pos), "exec"), self.env, scope)
             f = scope[f"_f_{fn.name}"]
         except SyntaxError as exc:  # pragma: no cover - generator bug
             self.errors.append(RuleError(f"internal: cannot compile function ({exc})", node.pos, "E299"))

@@ -31,6 +31,7 @@ from .events import arg_of, template_of
 from .logs import log_entry
 from .model import Function, GameDef, Proc
 from .parser import parse_expr
+from .pycode import compile_code
 from .source import SourceMap
 from .threads import Frame
 from .values import Family, Piece, ZoneRef
@@ -164,7 +165,7 @@ def make_instruction(body: str, pos: Pos, env: dict) -> Callable:
     """Compile `def ins(S, th, fr): L = fr.L; <body>`; keeps the body for fusing."""
     src = "def _ins(S, th, fr):\n    L = fr.L\n" + textwrap.indent(body, "    ") + "\n"
     scope: dict = {}
-    exec(compile(src, f"<rule {pos}>", "exec"), env, scope)
+    exec(compile_code(src, f"<rule {pos}>", "exec"), env, scope)
     ins = scope["_ins"]
     ins.body = body
     ins.env = env
@@ -282,7 +283,7 @@ def _fused_source(run: list, end: int, env: dict, tail: str | None = None) -> Ca
     if tail is None:
         lines.append(f"    fr.pc = {end}")
     scope: dict = {}
-    exec(compile("\n".join(lines) + "\n", "<rule block>", "exec"), env, scope)
+    exec(compile_code("\n".join(lines) + "\n", "<rule block>", "exec"), env, scope)
     return scope["_blk"]
 
 
@@ -520,7 +521,7 @@ class Compiler:
             ""])
         scope: dict = {}
         try:
-            exec(compile(src, f"<rule {proc.decl_pos}>", "exec"), self.gen.env, scope)
+            exec(compile_code(src, f"<rule {proc.decl_pos}>", "exec"), self.gen.env, scope)
         except (SyntaxError, RecursionError):  # too deeply nested for Python
             return None
         fn = scope["_plain"]
@@ -576,7 +577,7 @@ class Compiler:
                + f"    fr.pc = {end}\n")
         scope: dict = {}
         try:
-            exec(compile(src, f"<rule {proc.pos[start]}>", "exec"), self.gen.env, scope)
+            exec(compile_code(src, f"<rule {proc.pos[start]}>", "exec"), self.gen.env, scope)
         except (SyntaxError, RecursionError):  # e.g. too deeply nested for Python: keep the VM form
             return
         ins = scope["_ins"]
@@ -1118,7 +1119,7 @@ class Compiler:
         """f(S, L) from generated expression source (see ExprGen.function)."""
         if src == "_fail(S, L)":
             return fail
-        return eval(compile(f"lambda S, L: {src}", f"<rule {pos}>", "eval"), self.gen.env)
+        return eval(compile_code(f"lambda S, L: {src}", f"<rule {pos}>", "eval"), self.gen.env)
 
     def _loop_with_cleanup(self, ctx, head, body, exit_target, slots):
         loop = _Loop()

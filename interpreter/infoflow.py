@@ -160,6 +160,9 @@ class Flow:
         return fingerprint(node, self.subst)
 
 
+_EXPR_RULES: dict = {}  # node type -> FlowCheck.e_<type> (None: the children's sources joined)
+
+
 class FlowCheck:
     """Runs the check over one merged rule document and its compiled definition."""
 
@@ -183,6 +186,9 @@ class FlowCheck:
         self.entry: dict = {}  # procedure name -> families shown to everyone at every call site
         self.disclosed_anywhere: set = set()  # families some rule shows to everyone
         self.stored: dict = {}  # owner/hidden/internal counter or variable -> sources it may hold
+        self.stored_version = 0  # counts the additions to `stored` (it only grows)
+        self.calls: dict = {}  # (pure function, arguments, texts, depth, stored_version) -> AV
+        self.pure: frozenset | None = None  # see _pure_fns
 
     # ------------------------------------------------------------------ definitions
     def _player_key(self, family: Any, keys: list, f: Flow | None = None) -> str:
@@ -197,13 +203,17 @@ class FlowCheck:
 
     # ------------------------------------------------------------------ expressions
     def ev(self, n: Any, f: Flow) -> AV:
-        method = getattr(self, "e_" + type(n).__name__, None)
+        kind = type(n)
+        try:
+            method = _EXPR_RULES[kind]
+        except KeyError:  # looked up once per node type (tens of thousands of calls per load)
+            method = _EXPR_RULES[kind] = getattr(FlowCheck, "e_" + kind.__name__, None)
         if method is None:
             out = CLEAN
             for child in _children(n):
                 out = out | self.ev(child, f).plain()
             return out
-        return method(n, f)
+        return method(self, n, f)
 
     def e_Const(self, n, f):
         return CLEAN
@@ -347,8 +357,35 @@ class FlowCheck:
             return AV(frozenset().union(*(a.taint for a in args if a is not None)))
         env = {p: (args[i] if i < len(args) and args[i] is not None else CLEAN) for i, p in enumerate(fn.params)}
         subst = {p: f.fp(n.args[i]) for i, p in enumerate(fn.params) if i < len(n.args)}
-        inner = Flow(env, f.decider, f.pc, f.marks, f.depth + 1, subst)
-        return self.ev(node, inner)
+        key = None
+        if name in self._pure_fns():  # the same call analysed again gives the same answer
+            key = (name, tuple(env.values()), tuple(subst.values()), f.depth, self.stored_version)
+            known = self.calls.get(key)
+            if known is not None:
+                return known
+        out = self.ev(node, Flow(env, f.decider, f.pc, f.marks, f.depth + 1, subst))
+        if key is not None:
+            self.calls[key] = out
+        return out
+
+    def _pure_fns(self) -> frozenset:
+        """Expression functions whose analysis has no effect but its answer: no procedure is
+        called in them, nor in the functions they call. The answer of such a call depends only
+        on its arguments' sources and texts, its depth and what counters and variables hold."""
+        if self.pure is None:
+            calls = {name: {c.func.id for c in ast.walk(node)
+                            if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)}
+                     for name, node in self.expr_fns.items()}
+            functions = self.game.functions
+            impure = {name for name, called in calls.items()
+                      if any(c in functions and functions[c].proc is not None for c in called)}
+            while True:  # calling an impure function is impure
+                more = {name for name, called in calls.items() if name not in impure and called & impure}
+                if not more:
+                    break
+                impure |= more
+            self.pure = frozenset(calls.keys() - impure)
+        return self.pure
 
     def _inline_proc(self, name: str, n: ast.Call, args: list, f: Flow) -> None:
         """A `do:` procedure called with hidden data (or under a hidden condition) is followed
@@ -547,8 +584,11 @@ class FlowCheck:
             if slot is None or src.owner != slot:
                 return replace(src, handle=None)
             return replace(src, owner="<slot>", what=src.what.replace(f"[{slot}]", "[<slot>]"), handle=None)
-        self.stored.setdefault(name, set()).update(
-            norm(s) for s in value.taint | f.pc if not self._covered(s, EVERYONE, f.marks))
+        held = self.stored.setdefault(name, set())
+        before = len(held)
+        held.update(norm(s) for s in value.taint | f.pc if not self._covered(s, EVERYONE, f.marks))
+        if len(held) != before:
+            self.stored_version += 1
 
     def _stored(self, name: str, keys: list, f: Flow) -> AV:
         """What reading a counter or variable slot carries (pieces it holds are shown masked;

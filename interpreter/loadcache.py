@@ -10,19 +10,23 @@ records them in `$XDG_CACHE_HOME/rulebook` (default `~/.cache/rulebook`):
   positions are computed anew from the file as it is now, exactly as a parse would);
 * that the files passed the JSON Schema (only a pass is recorded: a failing file is checked
   again, so its errors always come from the checker itself);
-* that the information-flow check passed (likewise), with the warnings it gave (E246).
+* that the information-flow check passed (likewise), with the warnings it gave (E246);
+* the code object of every piece of generated Python, marshalled, by its source text
+  (interpreter/pycode.py): the same source compiles to the same code, renamed to the rule
+  position it is compiled for, so an edit elsewhere does not make it stale.
 
 The trees are kept under a hash of the engine's own source (every file of the `interpreter`
 package, the grammar, the schemas), the versions of Python and of the packages installed beside
 Lark, PyYAML and jsonschema, and the limits set with `--limit`; the two verdicts under that hash
 and every file of the load (its name as shown in messages and its bytes). Any change to any of
 them is a different key, so a stale answer cannot be used. One cache file per rule file (named
-by the files' paths), rewritten with only the trees the last load used: the folder does not grow
+by the files' paths), rewritten with only the trees and code the last load used: the folder does not grow
 with edits. Set `RULEBOOK_CACHE=0` to load without it (nothing read, nothing written); an
 unreadable or damaged cache file is ignored and rewritten. The files are pickles, read only
 from the user's own cache folder (created private, mode 700).
 
 Everything else (building the game, static checks, code generation) runs in every load.
+Marshalled code is only valid for the Python that wrote it: the key holds Python's version.
 """
 from __future__ import annotations
 
@@ -33,7 +37,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-FORMAT = 3  # bump when the layout of a cache file changes
+FORMAT = 4  # bump when the layout of a cache file changes
 MAX_FILES = 200  # cache files kept (the least recently written beyond that are removed)
 
 
@@ -114,6 +118,7 @@ class LoadCache:
         self.engine, self.key, self.path = engine, key, path
         self.parses: dict = {}
         self.trees = _Trees({}) if key is not None else None  # nothing to keep them for when off
+        self.codes = _Trees({}) if key is not None else None  # (mode, Python source) -> marshalled code
         self.schema_ok = False
         self.flow_warnings: list | None = None  # the flow check's warnings, when it passed
         self._verdicts = self._verdict()
@@ -152,6 +157,7 @@ class LoadCache:
         if not isinstance(data, dict) or data.get("engine") != self.engine:
             return
         self.trees = _Trees(data.get("trees") or {})
+        self.codes = _Trees(data.get("codes") or {})
         if data.get("key") == self.key:
             self.schema_ok = bool(data.get("schema_ok"))
             self.flow_warnings = _warnings_from(data.get("flow_warnings"))
@@ -166,12 +172,13 @@ class LoadCache:
         folder cannot be written)."""
         if self.key is None:
             return
-        if self._verdict() == self._verdicts and self.trees.keys() == self.trees.earlier.keys():
+        if (self._verdict() == self._verdicts and self.trees.keys() == self.trees.earlier.keys()
+                and self.codes.keys() == self.codes.earlier.keys()):
             return
         import tempfile
 
         data = {"engine": self.engine, "key": self.key, "schema_ok": self.schema_ok,
-                "flow_warnings": self._verdict()[1], "trees": dict(self.trees)}
+                "flow_warnings": self._verdict()[1], "trees": dict(self.trees), "codes": dict(self.codes)}
         try:
             self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # pickles: the user's alone
             fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".load-", suffix=".tmp")
@@ -186,6 +193,7 @@ class LoadCache:
             return
         self._verdicts = self._verdict()
         self.trees.earlier = dict(self.trees)
+        self.codes.earlier = dict(self.codes)
         _prune(self.path.parent)
 
 

@@ -21,6 +21,7 @@ from .model import (Action, Board, Check, ComponentDef, Dim, Function, GameDef, 
 from .loadcache import LoadCache
 from .overlay import apply_overlay, merge_chain, read_chain, resolve_base
 from .parser import memo, parse_block, parse_expr
+from .pycode import memo as code_memo
 from .source import YMap, YSeq, load_file
 from .values import freeze
 
@@ -42,7 +43,7 @@ def load_game(path: str | Path, variants: Iterable[str | Path] = ()) -> GameDef:
     information-flow checks passed) is taken from interpreter.loadcache."""
     doc, files, cache = _load_document(path, variants)
     try:
-        with memo(cache.parses, cache.trees):
+        with memo(cache.parses, cache.trees), code_memo(cache.codes):
             builder = _Builder(doc, files, flows=cache.flow_warnings is None)
             game = builder.build()
         if cache.flow_warnings is None:

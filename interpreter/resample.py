@@ -49,14 +49,39 @@ def _looks(S: Any, p: Any) -> tuple:
 def draw_mapping(S: Any, viewer: int, rng: random.Random, only: Iterable | None = None) -> Mapping:
     """A random permutation of the pieces hidden from `viewer` among look-alike places. The result
     depends only on what `viewer` can see and on `rng`."""
-    mapping: Mapping = {}
-    for slots in lookalike_groups(S, viewer, only):
-        pieces = sorted(p for _, _, p in slots)  # canonical first, then shuffled
-        rng.shuffle(pieces)
-        for (_, _, old), new in zip(slots, pieces):
-            if old != new:
-                mapping[old] = new
-    return mapping
+    return Resampler(S, viewer, only).mapping(rng)
+
+
+class Resampler:
+    """Resampling of one state for one viewer, prepared once: which places look alike is found
+    when made, so drawing many worlds (a search agent's determinizations of one decision) costs
+    a shuffle per group, a clone and the relabelling each. Draws exactly what `draw_mapping` and
+    `resample` draw from the same generator. S must not change while the Resampler is used."""
+
+    def __init__(self, S: Any, viewer: int, only: Iterable | None = None):
+        self.S, self.viewer, self.only = S, viewer, only
+        # per group: its places, and its pieces in canonical order (shuffled at each draw)
+        self.groups = [(slots, sorted(p for _, _, p in slots)) for slots in lookalike_groups(S, viewer, only)]
+
+    def mapping(self, rng: random.Random) -> Mapping:
+        """A random permutation of the hidden pieces among look-alike places."""
+        mapping: Mapping = {}
+        for slots, canonical in self.groups:
+            pieces = canonical[:]
+            rng.shuffle(pieces)
+            for (_, _, old), new in zip(slots, pieces):
+                if old != new:
+                    mapping[old] = new
+        return mapping
+
+    def sample(self, rng: random.Random, reseed: bool = True) -> tuple[Any, Mapping]:
+        """A state the viewer cannot tell from S, and the mapping used (see `resample`)."""
+        mapping = self.mapping(rng)
+        T = relabel(self.S, mapping)
+        reroll_hidden(T, self.viewer, rng, self.only)
+        if reseed:
+            T.rng.state = rng.getrandbits(64)
+        return T, mapping
 
 
 def relabel(S: Any, mapping: Mapping) -> Any:
@@ -127,13 +152,8 @@ def resample(S: Any, viewer: int, rng: random.Random, only: Iterable | None = No
              reseed: bool = True) -> tuple[Any, Mapping]:
     """A state `viewer` cannot tell from S: hidden pieces swapped among look-alike places, hidden
     dice rolled again, and (with `reseed`) a fresh random future. Returns the state and the piece
-    mapping used."""
-    mapping = draw_mapping(S, viewer, rng, only)
-    T = relabel(S, mapping)
-    reroll_hidden(T, viewer, rng, only)
-    if reseed:
-        T.rng.state = rng.getrandbits(64)
-    return T, mapping
+    mapping used. (Many worlds of one state: a `Resampler`.)"""
+    return Resampler(S, viewer, only).sample(rng, reseed)
 
 
 def new_game_resampled(game: Any, players: int, options: dict, seed: int, viewer: int,

@@ -16,9 +16,7 @@ forbidden property at its key. Both are ignored by other JSON Schema tools.
 from __future__ import annotations
 
 import difflib
-import hashlib
 import json
-import os
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -87,28 +85,9 @@ _FastValidator = validators.extend(Draft202012Validator, {"uniqueItems": _unique
 
 @lru_cache(maxsize=None)
 def _validator(schema_name: str) -> Draft202012Validator:
-    text = schema_path(schema_name).read_text(encoding="utf-8")
-    schema = json.loads(text)
-    _check_schema_once(schema, text)
-    return _FastValidator(schema)
-
-
-def _check_schema_once(schema: dict, text: str) -> None:
-    """Check the schema itself against its metaschema, once per schema version: a stamp named
-    by the schema's hash in the user's cache folder (XDG_CACHE_HOME or ~/.cache) saves every
-    later process the cost (a fifth of a cold `rulebook validate`)."""
-    digest = hashlib.sha256(text.encode()).hexdigest()[:20]
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    stamp = os.path.join(base, "rulebook", f"schema-{digest}.checked")
-    if os.path.exists(stamp):
-        return
-    Draft202012Validator.check_schema(schema)
-    try:
-        os.makedirs(os.path.dirname(stamp), exist_ok=True)
-        with open(stamp, "w", encoding="utf-8") as out:
-            out.write("checked against the JSON Schema metaschema\n")
-    except OSError:  # no writable cache: check again next time
-        pass
+    # The schemas are part of the engine: that they are valid Draft 2020-12 is checked by
+    # tests/test_schema.py, not in every process (it cost a fifth of a first `rulebook validate`).
+    return _FastValidator(json.loads(schema_path(schema_name).read_text(encoding="utf-8")))
 
 
 def validate(doc: Any, schema_name: str = RULEBOOK_SCHEMA) -> list[RuleError]:

@@ -7,7 +7,7 @@ another checkout (the engine before the speed work), run alternately.
 Each run is `python -m interpreter validate FILE` in a new process, with the checkout first on
 PYTHONPATH and its own copy of FILE. Bytecode is written (to a private PYTHONPYCACHEPREFIX, so a
 read-only checkout works too) and one warm-up run per side fills it, so what is measured is what a
-user sees on the second and later runs: a fresh process with compiled modules on disk. Three
+user sees on the second and later runs: a fresh process with compiled modules on disk. Four
 settings of this engine are measured:
 
 * `cache`: the load cache (interpreter/loadcache.py) holds this file: any later validate of an
@@ -17,7 +17,10 @@ settings of this engine are measured:
   taken from the cache and placed where they now are;
 * `no cache`: RULEBOOK_CACHE=0, the full load (what the very first validate of a file costs,
   less the few ms of writing the cache);
-* the base checkout, which has no load cache.
+* `empty`: an empty cache folder for every run (a new user's very first validate: the full
+  load, and the cache written);
+* the base checkout (with `--base-empty`, in a new, empty cache folder every run: the first
+  validate of a base that has a load cache).
 
 CPU time is user+sys of the child (getrusage), wall time is measured around the process. Both
 sides alternate run by run, so a busy machine slows both alike: compare the ratios. The load
@@ -30,6 +33,7 @@ import itertools
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -66,7 +70,12 @@ def _run(root: Path, file: str, env: dict, edit: Path | None = None) -> tuple[fl
     return cpu, wall
 
 
-def measure(base: Path, file: str, runs: int) -> dict:
+def _fresh(env: dict) -> dict:
+    """`env` with a new, empty cache folder (inside the run's cache folder)."""
+    return dict(env, XDG_CACHE_HOME=tempfile.mkdtemp(prefix="empty-", dir=env["XDG_CACHE_HOME"]))
+
+
+def measure(base: Path, file: str, runs: int, base_empty: bool = False) -> dict:
     pycache = tempfile.mkdtemp(prefix="rulebook-bench-pyc-")
     cache_home = tempfile.mkdtemp(prefix="rulebook-bench-cache-")
     edited = Path(tempfile.mkdtemp(prefix="rulebook-bench-edit-")) / Path(file).name
@@ -74,6 +83,7 @@ def measure(base: Path, file: str, runs: int) -> dict:
         "cache": (HERE, _env(HERE, pycache, cache_home, True), None),
         "edited": (HERE, _env(HERE, pycache, cache_home, True), edited),
         "no cache": (HERE, _env(HERE, pycache, cache_home, False), None),
+        "empty": (HERE, _env(HERE, pycache, cache_home, True), None),
         "base": (base, _env(base, pycache, cache_home, True), None),
     }
     for root, env, edit in sides.values():  # bytecode, the schema stamp, Lark's grammar cache, the load cache
@@ -82,9 +92,13 @@ def measure(base: Path, file: str, runs: int) -> dict:
     times: dict[str, list] = {name: [] for name in sides}
     for _ in range(runs):
         for name, (root, env, edit) in sides.items():
-            times[name].append(_run(root, file, env, edit))
+            empty = name == "empty" or (name == "base" and base_empty)
+            times[name].append(_run(root, file, _fresh(env) if empty else env, edit))
     load_after = os.getloadavg()
-    out: dict = {"file": file, "runs": runs, "load_before": [round(x, 2) for x in load_before],
+    shutil.rmtree(cache_home, ignore_errors=True)
+    shutil.rmtree(pycache, ignore_errors=True)
+    shutil.rmtree(edited.parent, ignore_errors=True)
+    out: dict = {"file": file, "runs": runs, "base_empty": base_empty, "load_before": [round(x, 2) for x in load_before],
                  "load_after": [round(x, 2) for x in load_after], "sides": {}}
     for name, samples in times.items():
         cpu = [c for c, _ in samples]
@@ -92,7 +106,7 @@ def measure(base: Path, file: str, runs: int) -> dict:
         out["sides"][name] = {"cpu_median": round(statistics.median(cpu), 4), "cpu_min": round(min(cpu), 4),
                               "wall_median": round(statistics.median(wall), 4), "wall_min": round(min(wall), 4)}
     base_cpu = out["sides"]["base"]["cpu_median"]
-    for name in ("cache", "edited", "no cache"):
+    for name in ("cache", "edited", "no cache", "empty"):
         out["sides"][name]["cpu_vs_base"] = round(out["sides"][name]["cpu_median"] / base_cpu, 3)
     return out
 
@@ -103,8 +117,10 @@ def main() -> None:
     ap.add_argument("--file", default="rules/dogs_day/game.yaml", help="rule file, relative to each checkout")
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--json", dest="json_out", type=Path)
+    ap.add_argument("--base-empty", action="store_true",
+                    help="give the base an empty cache folder every run (its first validate)")
     args = ap.parse_args()
-    result = measure(args.base.resolve(), args.file, args.runs)
+    result = measure(args.base.resolve(), args.file, args.runs, args.base_empty)
     print(f"cold `rulebook validate {args.file}`, {args.runs} runs per side, alternating")
     print(f"load average before {result['load_before']}, after {result['load_after']}")
     print(f"{'side':<10} {'CPU median':>11} {'CPU min':>9} {'wall median':>12} {'wall min':>9} {'CPU ÷ base':>11}")

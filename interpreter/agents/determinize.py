@@ -9,7 +9,7 @@ seen at a table). The result depends only on the player's information and on the
 generator.
 
 This is the one place the agents reach for the engine's resampling operation
-(`interpreter.resample.resample`, which also re-rolls hidden dice).
+(`interpreter.resample.Resampler`, which also re-rolls hidden dice).
 """
 from __future__ import annotations
 
@@ -19,31 +19,37 @@ from typing import Any, Iterator
 
 from ..decisions import DONE, PASS, build_options, pending_for
 from ..errors import RuleRuntimeError, RulebookError
+from ..resample import Resampler
 from ..values import Piece
 
 SENTINELS = (DONE, PASS)
 
 
 class Determinizer:
-    """Samples worlds for one decision of `player` in `state` (prepared once per decision)."""
+    """Samples worlds for one decision of `player` in `state` (prepared once per decision: the
+    look-alike places of hidden pieces are found once, each world is a shuffle and a clone)."""
 
     def __init__(self, state: Any, player: int):
         self.state = state
         self.player = player
         self.block = _open_block(state, player)
         self.labels = state.option_labels(player) if self.block else None
+        self._here = None  # Resampler of `state`, made when first needed
+        self._base = Resampler(self.block[0], player) if self.block else None
 
     def sample(self, rng: random.Random) -> Any:
         """A fresh world, logging off."""
         world = self._rewound(rng) if self.block else None
         if world is None:
-            world = _resample(self.state, self.player, rng)
+            if self._here is None:
+                self._here = Resampler(self.state, self.player)
+            world = self._here.sample(rng)[0]
         world.logging = False
         return world
 
     def _rewound(self, rng: random.Random) -> Any | None:
-        base, steps = self.block
-        world = _resample(base, self.player, rng)
+        steps = self.block[1]
+        world = self._base.sample(rng)[0]
         world.logging = False
         for author, index, sentinel in steps:
             if world.over or author not in world.current_players():
@@ -128,16 +134,6 @@ def _game(definition: Any) -> Any:
     if key not in _GAMES:
         _GAMES[key] = (definition, Game(definition))  # keeps the definition alive with its id
     return _GAMES[key][1]
-
-
-def _resample(state: Any, player: int, rng: random.Random) -> Any:
-    """The engine's resampling from the player's information: hidden pieces swapped among
-    look-alike places (references held by running rules follow them), hidden dice rolled again,
-    a fresh random future."""
-    from ..resample import resample
-
-    world, _ = resample(state, player, rng)
-    return world
 
 
 def secret_kinds(world: Any, player: int) -> list[bool] | None:

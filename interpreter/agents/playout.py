@@ -22,9 +22,10 @@ class RandomPlayout:
 
     def run(self, state: Any, rng: random.Random) -> Any:
         limit = self.limit(state)
+        deciding, count, apply, draw = state.current_players, state.option_count, state.apply_unchecked, rng.random
         while not state.over and state.decisions < limit:
-            p = state.current_players()[0]
-            state.apply_unchecked(p, int(rng.random() * state.option_count(p)))
+            p = deciding()[0]
+            apply(p, int(draw() * count(p)))
         return state
 
 

@@ -65,7 +65,7 @@ def test_a_warm_load_plays_the_same_games(rel, players, cache_home, monkeypatch)
     load_game(path)  # fills the cache
     [written] = _cache_files(cache_home)
     data = pickle.loads(written.read_bytes())
-    assert data["schema_ok"] and data["flow_warnings"] is not None and data["trees"]
+    assert data["schema_ok"] and data["flow_warnings"] is not None and data["trees"] and data["codes"]
     warm = load_game(path)
     for seed in range(3):
         assert _play(warm, players, seed) == _play(fresh, players, seed)
@@ -181,3 +181,63 @@ def test_the_flow_checks_warnings_come_back_from_the_cache(cache_home, monkeypat
     assert any("[E246]" in w for w in fresh)
     assert warnings("1") == fresh  # checked, and recorded
     assert warnings("1") == fresh  # from the cache, in the same order
+
+
+FAILS_IN_PLAY = """\
+game: {id: g, name: G, players: {min: 2, max: 2}}
+counters:
+  points: {per: [player], initial: 0}
+flow:
+  rounds: 1
+  phases:
+    - id: main
+      turns: seat
+      turn: |
+        choose x from [1, 2] prompt "Pick"
+        points[player] += x
+scoring:
+  score: points[player] // (points[player] - points[player])
+"""
+
+
+def _runtime_error(path, monkeypatch, cache: str) -> str:
+    from interpreter.errors import RuleRuntimeError
+
+    monkeypatch.setenv("RULEBOOK_CACHE", cache)
+    S = Game(load_game(path)).new_game(2, {}, 1)
+    with pytest.raises(RuleRuntimeError) as info:  # scoring, when the second player has chosen
+        while True:
+            S.apply(S.current_players()[0], 0)
+    return str(info.value)
+
+
+def test_cached_code_is_compiled_nowhere_and_fails_where_the_edited_file_says(tmp_path, cache_home, monkeypatch):
+    """Generated Python is kept compiled (interpreter/pycode.py); a runtime error inside it names
+    the rule's place in the file as it is now, also after an edit moved that rule."""
+    from interpreter import pycode
+
+    path = tmp_path / "game.yaml"
+    path.write_text(FAILS_IN_PLAY, encoding="utf-8")
+    first = _runtime_error(path, monkeypatch, "1")  # fills the cache
+    assert f"{path}:13:" in first and "[E300]" in first
+    compiled: list = []
+    monkeypatch.setattr(pycode, "compile", lambda *a: compiled.append(a) or compile(*a), raising=False)
+    assert _runtime_error(path, monkeypatch, "1") == first
+    assert compiled == []  # every piece of code came from the cache
+    path.write_text("# moved\n# down\n" + FAILS_IN_PLAY, encoding="utf-8")
+    moved = _runtime_error(path, monkeypatch, "1")
+    assert compiled == []  # the same source: reused, though its rule moved
+    assert moved == _runtime_error(path, monkeypatch, "0") != first
+    assert f"{path}:15:" in moved
+
+
+def test_a_damaged_code_entry_is_compiled_again(tmp_path, cache_home, monkeypatch):
+    path = tmp_path / "game.yaml"
+    path.write_text(FAILS_IN_PLAY, encoding="utf-8")
+    first = _runtime_error(path, monkeypatch, "1")
+    [written] = _cache_files(cache_home)
+    data = pickle.loads(written.read_bytes())
+    data["codes"] = {key: b"\x00garbage" for key in data["codes"]}
+    written.write_bytes(pickle.dumps(data))
+    assert _runtime_error(path, monkeypatch, "1") == first  # compiled again, not a crash
+    assert _runtime_error(path, monkeypatch, "1") == first

@@ -352,3 +352,14 @@ choose c from hand[player] prompt "They noted {secret[next_player(player)]}"
 """)
     assert len(found) == 1 and found[0].startswith("E241") and "hand[next_player(player)]" in found[0]
     assert check_turn(tmp_path, 'secret[player] = count(deck)\nlog "{secret[player]} cards left"') == []
+
+
+def test_a_function_reading_a_counter_sees_what_any_rule_stores_in_it(tmp_path):
+    """The analysis of an expression function call is remembered (infoflow's `calls`), but not
+    past a change of what counters hold: here the log reads the counter through the function
+    before the rule that stores a hidden rank in it has been analysed."""
+    text = GAME.replace("counters:", "functions:\n  noted:\n    params: [q]\n    expr: \"secret[q]\"\ncounters:")
+    turn = 'log "{player} noted {noted(player)}"\nsecret[player] = top(hand[player]).rank'
+    text = text.replace("TURN", "\n".join("        " + line for line in turn.splitlines()))
+    found = [f"{e.code} {e.message}" for e in flow_errors(write_game(tmp_path, text))]
+    assert len(found) == 1 and found[0].startswith("E240") and "the rank of a piece in hand[player]" in found[0]

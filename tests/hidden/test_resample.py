@@ -4,7 +4,7 @@ from __future__ import annotations
 import random
 
 from interpreter.game import Game
-from interpreter.resample import lookalike_groups, new_game_resampled, resample
+from interpreter.resample import Resampler, lookalike_groups, new_game_resampled, resample
 from tests.hidden.corpus import DUEL, ROOT
 
 
@@ -77,3 +77,28 @@ def test_the_old_conformance_name_still_works():
     game = Game.load(DUEL)
     T, mapping = perturb(game.new_game(2, seed=1), 0, random.Random(0))
     assert T.view(0) == game.new_game(2, seed=1).view(0)
+
+
+def test_a_prepared_resampler_draws_each_world_afresh():
+    """A search agent prepares one Resampler per decision and draws many worlds from it, playing
+    each to the end: a world played on, or an earlier draw, must not leak into the next one."""
+    game = Game.load(ROOT / "rules" / "dogs_day" / "game.yaml")
+    S = game.new_game(4, seed=5)
+    S.apply(S.current_players()[0], 0)
+    before = S.to_json()
+    prepared = Resampler(S, 0)
+    rng = random.Random(11)
+    hands = set()
+    for _ in range(6):
+        state = rng.getstate()
+        T, mapping = prepared.sample(rng)
+        rng.setstate(state)
+        fresh, fresh_mapping = resample(S, 0, rng)  # what an unprepared draw gives from here
+        assert (T.to_json(), mapping) == (fresh.to_json(), fresh_mapping)
+        assert T.view(0) == S.view(0)
+        hands.add(tuple(T.zones["hand:1"]))
+        while not T.is_terminal():  # played to the end: must not touch S or later draws
+            p = T.current_players()[0]
+            T.apply_unchecked(p, 0)
+    assert S.to_json() == before
+    assert len(hands) > 1
