@@ -13,6 +13,7 @@ Usage:
     python tools/bench_agents.py --games 100 --results out.jsonl   # resumable: done games skipped
     python tools/bench_agents.py --report-only --results out.jsonl # only rewrite docs/agents.md
     python tools/bench_agents.py --jobs 8                          # 8 games at a time
+    python tools/bench_agents.py --games 30 --first-seed 1000 --out /tmp/tune.md  # a tuning run
 
 Every finished game is appended to the results file at once, so a long run can be stopped and
 resumed. The report (the part of docs/agents.md between the two `measured by` markers) is\nrewritten after every round of games.
@@ -181,6 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=int, default=200, help="iterations per decision for both searches")
     ap.add_argument("--depth", type=int, default=20, help="cut playouts after this many decisions")
     ap.add_argument("--settings", default="", help="more IS-MCTS settings, e.g. playout=greedy,eps=0.3")
+    ap.add_argument("--first-seed", type=int, default=0,
+                    help="seed of the first game (tuning runs use seeds the protocol does not)")
     ap.add_argument("--only", nargs="*", default=GAMES, help="games to run (ids under rules/)")
     ap.add_argument("--opponents", nargs="*", default=["random", "mcts"], choices=["random", "mcts"])
     ap.add_argument("--results", default="agents-results.jsonl", help="per-game results (appended)")
@@ -213,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
 def _tasks(args, results: dict, tested: str) -> list:
     """Games still to play, round-robin over pairings so a stopped run covers them evenly."""
     tasks = []
-    for seed in range(args.games):
+    for seed in range(args.first_seed, args.first_seed + args.games):
         for name in args.only:
             for opp in args.opponents:
                 opponent = "random" if opp == "random" else f"mcts:{args.budget},depth={args.depth}"

@@ -42,3 +42,13 @@ def test_more_ismcts_settings_name_the_tested_agent():
     assert bench_agents._tested(Namespace(budget=5, depth=3, settings="")) == "ismcts:5,depth=3"
     named = bench_agents._tested(Namespace(budget=5, depth=3, settings="playout=greedy,eps=0.5"))
     assert named == "ismcts:5,depth=3,playout=greedy,eps=0.5"
+
+
+def test_a_tuning_run_plays_other_seeds_than_the_protocol():
+    from argparse import Namespace
+
+    args = Namespace(games=3, first_seed=1000, only=["chicago_dry"], opponents=["random"], budget=5, depth=3)
+    tasks = bench_agents._tasks(args, {}, "ismcts:5,depth=3")
+    assert [t[1] for t in tasks] == [1000, 1001, 1002]
+    done = {bench_agents.pairing_key("chicago_dry", "ismcts:5,depth=3", "random"): {1001: {}}}
+    assert [t[1] for t in bench_agents._tasks(args, done, "ismcts:5,depth=3")] == [1000, 1002]
