@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import loadcache
+from interpreter.loadcache import encode_cache_file, read_cache_file
 from interpreter.errors import RulebookError, flatten
 from interpreter.game import Game
 from interpreter.loader import load_game
@@ -64,8 +65,9 @@ def test_a_warm_load_plays_the_same_games(rel, players, cache_home, monkeypatch)
     monkeypatch.setenv("RULEBOOK_CACHE", "1")
     load_game(path)  # fills the cache
     [written] = _cache_files(cache_home)
-    data = pickle.loads(written.read_bytes())
+    data = read_cache_file(written)
     assert data["schema_ok"] and data["flow_warnings"] is not None and data["trees"] and data["codes"]
+    assert written.stat().st_size * 2 < len(pickle.dumps(data))  # stored compressed
     warm = load_game(path)
     for seed in range(3):
         assert _play(warm, players, seed) == _play(fresh, players, seed)
@@ -141,7 +143,7 @@ def test_a_damaged_cache_file_is_ignored_and_rewritten(cache_home):
     [written] = _cache_files(cache_home)
     written.write_bytes(b"not a pickle")
     load_game(KUHN)
-    assert pickle.loads(written.read_bytes())["flow_warnings"] == []
+    assert read_cache_file(written)["flow_warnings"] == []
 
 
 def test_one_cache_file_per_rule_file_and_a_bounded_folder(tmp_path, cache_home, monkeypatch):
@@ -236,8 +238,8 @@ def test_a_damaged_code_entry_is_compiled_again(tmp_path, cache_home, monkeypatc
     path.write_text(FAILS_IN_PLAY, encoding="utf-8")
     first = _runtime_error(path, monkeypatch, "1")
     [written] = _cache_files(cache_home)
-    data = pickle.loads(written.read_bytes())
+    data = read_cache_file(written)
     data["codes"] = {key: b"\x00garbage" for key in data["codes"]}
-    written.write_bytes(pickle.dumps(data))
+    written.write_bytes(encode_cache_file(data))
     assert _runtime_error(path, monkeypatch, "1") == first  # compiled again, not a crash
     assert _runtime_error(path, monkeypatch, "1") == first
