@@ -109,17 +109,16 @@ class Scope:
         self.rows: set[str] = set()  # identifiers surely holding a table row (a dict)
 
     def is_piece(self, ident: str) -> bool:
-        scope = self
-        while scope is not None:
-            if ident in scope.pieces:
-                return True
-            scope = scope.parent
-        return False
+        return self._marked(ident, "pieces")
 
     def is_row(self, ident: str) -> bool:
+        return self._marked(ident, "rows")
+
+    def _marked(self, ident: str, kind: str) -> bool:
+        """Whether this scope or an enclosing one lists `ident` in its set `kind`."""
         scope = self
         while scope is not None:
-            if ident in scope.rows:
+            if ident in getattr(scope, kind):
                 return True
             scope = scope.parent
         return False
