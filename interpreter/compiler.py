@@ -1278,9 +1278,4 @@ def _combine_src(current: str, value: str, op: str) -> str:
 def set_counter_checked(S: Any, key: str, v: Any) -> None:
     if type(v) is not int and (not isinstance(v, int) or isinstance(v, bool)):
         raise RuleRuntimeError(f"counter {key} must hold an integer, got {v!r}")
-    info = S.lay.counters[key]  # State.set_counter, inlined (counters are written very often)
-    if info.low is not None and v < info.low:
-        v = info.low
-    if info.high is not None and v > info.high:
-        v = info.high
-    S.counters[key] = v
+    S.set_counter(key, v)

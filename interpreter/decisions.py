@@ -105,17 +105,24 @@ def options_of(S: State, player: int) -> list[str]:
 
 def apply_decision(S: State, player: int, index: int) -> None:
     """Apply option `index` of `player`'s pending decision; illegal input changes nothing."""
+    if type(index) is not int and isinstance(index, int) and not isinstance(index, bool):
+        index = int(index)  # an int subclass (an IntEnum's member) counts as its number
+    th = None if S.over else (S.deciders or waiting(S)).get(player)
+    if th is not None and type(index) is int and 0 <= index < len(th.pending.options):
+        take(S, th, index)
+        return
+    _refuse(S, player, index, th)
+
+
+def _refuse(S: State, player: int, index, th) -> None:
+    """Raise the IllegalDecision that says why `index` cannot be applied."""
     if S.over:
         raise IllegalDecision("the game is over")
-    th = waiting(S).get(player)
     if th is None:
         others = ", ".join(player_label(p) for p in current_players(S)) or "nobody"
         raise IllegalDecision(f"{player_label(player)} has no decision to make (waiting for {others})")
-    pend = th.pending
-    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(pend.options):
-        raise IllegalDecision(f"option {index!r} is not one of the {len(pend.options)} options of "
-                              f"{player_label(player)}")
-    take(S, th, index)
+    raise IllegalDecision(f"option {index!r} is not one of the {len(th.pending.options)} options of "
+                          f"{player_label(player)}")
 
 
 def apply_unchecked(S: State, player: int, index: int) -> None:

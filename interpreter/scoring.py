@@ -29,11 +29,7 @@ def compute_result(S: Any) -> dict:
 def _result(S: Any, sc: Any) -> dict:
     score = sc.score
     if sc.winners is not None:  # winners given: no ranking, no tie-breaks
-        scores = [score(S, {"player": p}) for p in S.players] if score is not None else [0] * S.n
-        for value in scores:
-            if type(value) is not int:  # a flag or none counts as a number
-                scores = [_number(v) for v in scores]
-                break
+        scores = [_number(score(S, {"player": p})) for p in S.players] if score is not None else [0] * S.n
         chosen = sc.winners(S, {})
         if chosen is None:
             chosen = []
@@ -55,8 +51,7 @@ def _result(S: Any, sc: Any) -> dict:
         if len(winners) == len(keys) > 1 and sc.all_tied == "draw":
             winners = []  # everyone tied after every tie-break: nobody won
     for s in scores:
-        t = type(s)
-        if t is not int and t is not float and not isinstance(s, (int, float)):
+        if not isinstance(s, (int, float)):
             raise RuleRuntimeError(f"a score must be a number, got {s!r}", getattr(sc.score, "pos", None)
                                    or UNKNOWN, "E300")
     return {"scores": scores, "winners": winners, "reason": S.vars.get("end_reason")}

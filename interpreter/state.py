@@ -96,21 +96,17 @@ class State:
         empty when the game is over)."""
         if self.over:
             return []
-        d = self.deciders
-        if d is None:
-            d = waiting(self)
+        d = self.deciders or waiting(self)
         return list(d) if len(d) == 1 else sorted(d)
 
     def legal_actions(self, player: int) -> list:
         """Indices of `player`'s legal options (empty if that player is not deciding)."""
-        d = self.deciders
-        th = (d if d is not None else waiting(self)).get(player)
+        th = (self.deciders or waiting(self)).get(player)
         return list(range(len(th.pending.options))) if th is not None else []
 
     def option_count(self, player: int) -> int:
         """How many options `player` has now (0 if not deciding): cheaper than legal_actions."""
-        d = self.deciders
-        th = (d if d is not None else waiting(self)).get(player)
+        th = (self.deciders or waiting(self)).get(player)
         return len(th.pending.options) if th is not None else 0
 
     def option_labels(self, player: int) -> list:
@@ -130,12 +126,6 @@ class State:
     def apply(self, player: int, action: int | str) -> None:
         """Apply an option (index, or exact label) of `player`, then run the game to the next
         decision. An illegal decision raises IllegalDecision and changes nothing."""
-        if type(action) is int and not self.over:  # the common case, checked inline
-            d = self.deciders
-            th = (d if d is not None else waiting(self)).get(player)
-            if th is not None and 0 <= action < len(th.pending.options):
-                _take(self, th, action)
-                return
         if isinstance(action, str):
             labels = self.option_labels(player)
             hits = [i for i, text in enumerate(labels) if text == action]
@@ -148,8 +138,7 @@ class State:
         """apply() for agents and simulations: the index must be below option_count(player)
         and `player` must be deciding; nothing is checked (anything else may break the state).
         Produces exactly the same game as apply() (tests/engine/test_differential.py)."""
-        d = self.deciders
-        _take(self, (d if d is not None else waiting(self))[player], action)
+        _take(self, (self.deciders or waiting(self))[player], action)
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""

@@ -72,12 +72,6 @@ def run(S: State) -> None:
     S.deciders = {}
 
 
-def index_deciders(S: State) -> None:
-    """Rebuild the player -> waiting thread index. The VM calls it whenever it stops, so
-    `pending_for` and `current_players` are lookups."""
-    S.deciders = deciders_of(S.threads)
-
-
 def _thread_done(S: State, th: Thread) -> None:
     th.status = "done"
     S.threads.remove(th)
