@@ -179,12 +179,14 @@ class State:
         s.zones = {k: v[:] for k, v in self.zones.items()}
         s.loc = self.loc[:]
         s.face = self.face.copy()
-        s.dyn = {k: v.copy() for k, v in self.dyn.items()}
+        # (a comprehension is a function call on Python 3.11: skipped when there is nothing to copy)
+        s.dyn = {k: v.copy() for k, v in self.dyn.items()} if self.dyn else {}
         s.seen = self.seen.copy()
-        s.grid = {k: v.copy() for k, v in self.grid.items()}
+        s.grid = {k: v.copy() for k, v in self.grid.items()} if self.grid else {}
         s.counters = self.counters.copy()
         s.vars = self.vars.copy()
-        s.threads = [t.copy() for t in self.threads]
+        threads = self.threads
+        s.threads = [threads[0].copy()] if len(threads) == 1 else [t.copy() for t in threads]
         s.deciders = None  # rebuilt when first needed (threads.waiting)
         s.next_tid = self.next_tid
         s.log = self.log[:]
