@@ -20,6 +20,7 @@ from .layout import StaticContext, get_layout
 from .loader import load_game
 from .model import GameDef
 from .rng import Rng
+from .starts import Recorder, Starts
 from .state import State
 from .threads import Frame
 from .vm import new_thread, run
@@ -32,7 +33,7 @@ class Game:
         self.d = definition
         self._setup_checked: dict = {}  # (players, options) -> layout, once the setup is checked
         self._default_setup: dict = {}  # players -> (default options, layout), checked too
-        self._starts: dict = {}  # (players, [options,] lang, logging) -> StartTemplate, or False
+        self._starts: dict = {}  # (players, [options,] lang, logging) -> Starts (starts.py)
         self.start_templates = True  # False: every new game runs its setup (tests compare both)
 
     @classmethod
@@ -118,16 +119,22 @@ class Game:
             layout = ready
             if not options:
                 self._default_setup[n] = (dict(opts), layout)
-        plain = rng is None and prepare is None and self.start_templates
-        if plain:
-            start = (n, lang, logging) if not options else (n, tuple(opts.values()), lang, logging)
-            template = self._starts.get(start)
-            if template:
-                return template.copy(seed)
-            plain = template is None  # False: this start draws random numbers, no template
+        starts = None
+        if rng is None and prepare is None and self.start_templates:
+            key = (n, lang, logging) if not options else (n, tuple(opts.values()), lang, logging)
+            starts = self._starts.get(key)
+            if starts is None:
+                starts = self._starts[key] = Starts()
+            S = starts.start(seed)
+            if S is not None:
+                return S
+            if starts.closed:
+                starts = None
         S = State(self.d, layout, opts, seed)
         if rng is not None:
             S.rng = rng
+        elif starts is not None:
+            S.rng = Recorder(seed)
         S.lang = lang
         S.logging = logging  # off: no log lines are made at all (simulations)
         if layout.initial_slots is None:  # else State() copied them already
@@ -136,8 +143,10 @@ class Game:
             prepare(S)
         new_thread(S, [Frame(self.d.procs["main"], 0, {})])
         run(S)
-        if plain:  # the setup drew nothing: every seed starts the same way
-            self._starts[start] = StartTemplate(S) if S.rng.state == Rng(seed).state else False
+        if starts is not None:
+            recorder = S.rng
+            S.rng = recorder.plain()
+            starts.keep(S, recorder.draws)
         return S
 
     def restore(self, data: dict) -> State:
@@ -153,28 +162,6 @@ class Game:
             return State.from_json(self.d, layout, data)
         except Exception as exc:  # noqa: BLE001 - any failure to read a save means it is corrupt
             raise InputError(f"corrupt save: {type(exc).__name__}: {exc}") from None
-
-
-class StartTemplate:
-    """A game at its first decision, kept when its setup drew no random number: then the setup
-    runs the same for every seed, and a new game is a copy of it with its own generator. The
-    expression budget is left as the setup left it, so what runs next counts the same."""
-
-    __slots__ = ("state", "work", "steps")
-
-    def __init__(self, S: State):
-        self.state = S.clone()
-        self.work = METER.work
-        self.steps = S.steps
-
-    def copy(self, seed: int) -> State:
-        S = self.state.clone()
-        S.seed = seed
-        S.rng = Rng(seed)
-        S.steps = self.steps
-        METER.start(S.game.limits)
-        METER.work = self.work
-        return S
 
 
 def _initialise_slots(S: State) -> None:

@@ -1,8 +1,9 @@
-"""A new game copied from a start template (game.StartTemplate) is the game its setup makes.
+"""A new game copied from a prepared start (interpreter/starts.py) is the game its setup makes.
 
-Game.new_game keeps the state at the first decision when the setup drew no random number
-(then every seed starts the same way) and copies it for later games of the same player count,
-options, language and logging. These tests compare template starts with setups run in full.
+Game.new_game keeps the states at the first decision of a setting (player count, options,
+language, logging) in a tree of the setup's random draws while it stays small, and copies
+them for later games whose seeds draw the same numbers. These tests compare prepared starts
+with setups run in full.
 """
 from __future__ import annotations
 
@@ -18,7 +19,9 @@ sys.path.insert(0, str(ROOT / "tools"))
 from differential import play_digest, rule_files  # noqa: E402
 
 from interpreter.budget import METER  # noqa: E402
-from interpreter.game import Game, StartTemplate  # noqa: E402
+from interpreter import game as game_module  # noqa: E402
+from interpreter.game import Game  # noqa: E402
+from interpreter.starts import MAX_DRAWS, StartTemplate  # noqa: E402
 
 FILES = [f"{entry}|{','.join(variants)}" for entry, variants in rule_files()]
 
@@ -36,28 +39,42 @@ def _ready(game: Game, n: int) -> bool:
 
 
 @pytest.mark.parametrize("key", FILES)
-def test_a_template_start_is_the_setup_s_start(key):
+def test_a_prepared_start_is_the_setup_s_start(key):
     fresh, copied = _load(key, False), _load(key, True)
     lo, hi = fresh.player_range
     for n in sorted({lo, hi}):
         if not _ready(fresh, n):
             continue
-        copied.new_game(n, None, seed=99)  # keeps a template if this setup draws nothing
-        for seed in (0, 7):
+        for seed in range(12):  # later seeds find the starts of earlier ones (small setups)
             a, b = fresh.new_game(n, None, seed), copied.new_game(n, None, seed)
             assert a.to_json() == b.to_json() and a.hash() == b.hash(), f"{key} {n}p seed {seed}"
+            assert type(b.rng) is type(a.rng)
+        for seed in (3, 40):
             assert play_digest(fresh, n, {}, seed) == play_digest(copied, n, {}, seed)
 
 
-def test_templates_are_kept_only_for_setups_that_draw_nothing():
+def _setups_run(game: Game, seeds: range, monkeypatch) -> int:
+    calls = []
+    real = game_module.run
+    monkeypatch.setattr(game_module, "run", lambda S: (calls.append(1), real(S)))
+    for seed in seeds:
+        game.new_game(2, None, seed)
+    monkeypatch.setattr(game_module, "run", real)
+    return len(calls)
+
+
+def test_starts_are_kept_while_the_setup_draws_little(monkeypatch):
     tic = Game.load(ROOT / "rules" / "tic_tac_toe" / "game.yaml")
     kuhn = Game.load(ROOT / "rules" / "kuhn_poker" / "game.yaml")
-    tic.new_game(2, None, 1)
-    kuhn.new_game(2, None, 1)
-    assert [type(t) for t in tic._starts.values()] == [StartTemplate]
-    assert list(kuhn._starts.values()) == [False]  # it shuffles: every seed starts differently
-    kuhn.new_game(2, None, 2)
-    assert list(kuhn._starts.values()) == [False]
+    goof = Game.load(ROOT / "rules" / "goofspiel" / "game.yaml")
+    assert _setups_run(tic, range(20), monkeypatch) == 1  # draws nothing: one start for all seeds
+    assert type(tic._starts[(2, None, True)].root) is StartTemplate
+    assert _setups_run(kuhn, range(200), monkeypatch) == 6  # a shuffle of 3 cards: 6 starts
+    assert kuhn._starts[(2, None, True)].count == 6
+    assert _setups_run(kuhn, range(200, 300), monkeypatch) == 0
+    assert _setups_run(goof, range(5), monkeypatch) == 5  # 13 prize cards shuffled: too many
+    starts = goof._starts[(2, None, True)]
+    assert starts.closed and starts.root is None and 12 > MAX_DRAWS
 
 
 def test_a_template_is_kept_per_setting():
@@ -65,7 +82,7 @@ def test_a_template_is_kept_per_setting():
     tic.new_game(2, None, 1)
     tic.new_game(2, None, 1, logging=False)
     tic.new_game(2, None, 1, lang="pt")
-    assert len(tic._starts) == 3
+    assert len(tic._starts) == 3 and all(s.count == 1 for s in tic._starts.values())
     logged = tic.new_game(2, None, 5)
     quiet = tic.new_game(2, None, 5, logging=False)
     assert logged.logging and not quiet.logging
