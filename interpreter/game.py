@@ -34,7 +34,14 @@ class Game:
         self._setup_checked: dict = {}  # (players, options) -> layout, once the setup is checked
         self._default_setup: dict = {}  # players -> (default options, layout), checked too
         self._starts: dict = {}  # (players, [options,] lang, logging) -> Starts (starts.py)
-        self.start_templates = True  # False: every new game runs its setup (tests compare both)
+        self._keep_starts = True  # see keep_starts
+
+    def keep_starts(self, on: bool) -> None:
+        """Whether new games may be copied from prepared starts (starts.py). Off, every new game
+        runs its setup: for tools that instrument the compiled rules (rule coverage), or compare
+        the two. Either way, the starts kept so far are forgotten."""
+        self._keep_starts = on
+        self._starts.clear()
 
     @classmethod
     def load(cls, path: str | Path, variants: Iterable[str | Path] = ()) -> "Game":
@@ -120,7 +127,7 @@ class Game:
             if not options:
                 self._default_setup[n] = (dict(opts), layout)
         starts = None
-        if rng is None and prepare is None and self.start_templates:
+        if rng is None and prepare is None and self._keep_starts:
             key = (n, lang, logging) if not options else (n, tuple(opts.values()), lang, logging)
             starts = self._starts.get(key)
             if starts is None:

@@ -30,7 +30,7 @@ FILES = [f"{entry}|{','.join(variants)}" for entry, variants in rule_files()]
 def _load(key: str, templates: bool) -> Game:
     entry, variants = key.split("|")
     game = Game.load(ROOT / entry, [ROOT / v for v in variants.split(",") if v])
-    game.start_templates = templates
+    game.keep_starts(templates)
     return game
 
 
@@ -120,3 +120,13 @@ def test_an_adapter_generator_or_prepare_skips_templates():
     tic.new_game(2, None, 1)
     tic.new_game(2, None, 1, prepare=seen.append)
     assert len(seen) == 2  # prepare still runs before the setup
+
+
+def test_keep_starts_off_runs_every_setup_and_forgets_the_starts(monkeypatch):
+    kuhn = Game.load(ROOT / "rules" / "kuhn_poker" / "game.yaml")
+    assert _setups_run(kuhn, range(100), monkeypatch) == 6
+    kuhn.keep_starts(False)
+    assert not kuhn._starts
+    assert _setups_run(kuhn, range(100), monkeypatch) == 100
+    kuhn.keep_starts(True)
+    assert _setups_run(kuhn, range(100), monkeypatch) == 6
