@@ -90,7 +90,8 @@ class Game:
         self.decisions = 0
         self.first = self.rng.randrange(n)
 
-    # -- the random agent at a decision: the options are rebuilt as a list every time
+    # -- the random agent at a decision: the options are rebuilt as a list every time; `prompt`
+    #    says what is asked (the random agent does not read it)
     def decide(self, agent: random.Random, options: list, prompt: str):
         self.decisions += 1
         return options[int(agent.random() * len(options))]
@@ -106,7 +107,7 @@ class Game:
         """A draw may not leave more than HAND_LIMIT cards at the end of the turn (assumption
         hand_limit_lookahead): allowed below the limit, or when the hand after the draw minus the
         cards p can surely still play is within it. Sure plays: min(actions left after the draw,
-        gangsters in hand, room left in p's columns); the hand holds more gangsters than needed."""
+        gangsters in hand, room left in p's columns); the hand never has fewer than `needed`."""
         if not self.deck and not self.discard:
             return False
         hand = len(self.hands[p])
