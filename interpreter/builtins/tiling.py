@@ -52,18 +52,16 @@ class _Board(BitWindow):
         """The free cells 1, 2, 3, … steps from the sources through free cells, as masks."""
         out = []
         seen = frontier = sources
-        if self.links:
-            while True:
-                frontier = self.expand(frontier) & free & ~seen
-                if not frontier:
-                    return out
-                out.append(frontier)
-                seen |= frontier
-        w, full, not_col0, not_last = self.w, self.full, self.not_col0, self.not_last
-        while True:  # expand() inlined: no links
+        w, full, not_col0, not_last, links = self.w, self.full, self.not_col0, self.not_last, self.links
+        while True:  # expand(), inlined
             r = frontier
-            frontier = (((r << 1) & not_col0) | ((r >> 1) & not_last) | ((r << w) & full) | (r >> w)) \
-                & free & ~seen
+            frontier = ((r << 1) & not_col0) | ((r >> 1) & not_last) | ((r << w) & full) | (r >> w)
+            for a, b in links:
+                if r & a:
+                    frontier |= b
+                if r & b:
+                    frontier |= a
+            frontier &= free & ~seen
             if not frontier:
                 return out
             out.append(frontier)
@@ -73,8 +71,16 @@ class _Board(BitWindow):
         """The free cells any number of steps from the sources through free cells, as one mask
         (the union of rings(), without the list)."""
         seen = frontier = sources
-        while frontier:
-            frontier = self.expand(frontier) & free & ~seen
+        w, full, not_col0, not_last, links = self.w, self.full, self.not_col0, self.not_last, self.links
+        while frontier:  # expand(), inlined
+            r = frontier
+            frontier = ((r << 1) & not_col0) | ((r >> 1) & not_last) | ((r << w) & full) | (r >> w)
+            for a, b in links:
+                if r & a:
+                    frontier |= b
+                if r & b:
+                    frontier |= a
+            frontier &= free & ~seen
             seen |= frontier
         return seen & ~sources
 
