@@ -275,7 +275,7 @@ _RECENT: list = []        # the last few [arguments, their _Question]: a rule as
 # window with the same pieces to come for every spot of a tile
 
 
-def completable(occupied: set, shapes: list, w: int, h: int, blocked: set, include: list,
+def completable(occupied: set | frozenset, shapes: list, w: int, h: int, blocked: set, include: list,
                 links: Any = None, paths: bool = True) -> bool:
     """Plain-Python core of grid_completable (see there)."""
     args = (shapes, w, h, blocked, include, links, paths)
@@ -287,7 +287,7 @@ def completable(occupied: set, shapes: list, w: int, h: int, blocked: set, inclu
         question = _question(shapes, w, h, blocked, include, links, paths)
         _RECENT.insert(0, (args, question))
         del _RECENT[4:]
-    key = (frozenset(occupied), question.number)
+    key = (occupied if type(occupied) is frozenset else frozenset(occupied), question.number)
     hit = _MEMO.get(key)
     if hit is None:
         if len(_MEMO) >= _MEMO_LIMIT:
@@ -414,7 +414,6 @@ def grid_completable(S, zone, shapes, max_width=None, max_height=None, blocked=N
     """grid_completable(zone, shapes, max_width=, max_height=, blocked=[], links=[], include=[], occupied=[], paths=true): true when the pieces still to come (shapes: lists of cells, in arrival order, translated, never rotated; an entry may be a list of shapes when the piece's shape is not known in advance: it must fit whichever it is) can fill exactly the empty, unblocked cells of some max_width × max_height window holding every occupied, `include` and `occupied` cell, each piece touching (or linked to) one placed before it; single-cell pieces arriving earlier may build a path to a larger one (not with paths=false: every larger piece must then fit touching the pieces already there). `occupied`: cells counted as taken (a placement being considered)."""
     if max_width is None or max_height is None:
         raise RuleRuntimeError("grid_completable needs max_width= and max_height=")
-    taken = set(_grid(S, zone))
-    taken.update(_cells(occupied))
+    taken = frozenset([*_grid(S, zone), *_cells(occupied)])
     return completable(taken, shapes, int(max_width), int(max_height), blocked, include, links,
                        bool(paths))

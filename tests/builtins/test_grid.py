@@ -254,3 +254,19 @@ def test_placements_follow_the_grid_when_asked_again(board):
     # an answer handed out is the caller's own list
     grid.grid_placements(S, zone, tile, **asked).clear()
     assert grid.grid_placements(S, zone, tile, **asked) == [(0, -1), (1, -1), (0, 1)]
+
+
+def test_a_piece_moved_off_the_grid_frees_its_cells_and_other_moves_leave_the_grid_alone(board):
+    S, zone, put = board
+    bag = S.lay.zone_index["bag"][()]
+    put("red_blue", (0, 0))
+    put("red", (2, 0))
+    domino, tile = S.zones[zone]
+    assert set(S.grid[zone]) == {(0, 0), (1, 0), (2, 0)}
+    S.move(S.zones[bag][:2], bag, place="top")            # a move elsewhere: the grid stays
+    assert set(S.grid[zone]) == {(0, 0), (1, 0), (2, 0)} and S.zones[zone] == [domino, tile]
+    S.move([domino], bag, place="top")                    # off the grid: both its cells free
+    assert set(S.grid[zone]) == {(2, 0)} and S.zones[bag][0] == domino
+    assert S.loc[domino] == bag and domino not in S.dyn["pos"] and tile in S.dyn["pos"]
+    put("red", (0, 0))                                    # a freed cell takes a piece again
+    assert set(S.grid[zone]) == {(0, 0), (2, 0)}
