@@ -19,8 +19,8 @@ from operator import itemgetter
 from typing import Any
 
 from ..errors import RuleRuntimeError
-from .grid import _cells, _grid, _link_map
-from . import builtin
+from .grid import _cell, _cells, _grid, _link_map
+from . import builtin, items
 from .bitgrid import BitWindow
 
 
@@ -417,3 +417,24 @@ def grid_completable(S, zone, shapes, max_width=None, max_height=None, blocked=N
     taken = frozenset([*_grid(S, zone), *_cells(occupied)])
     return completable(taken, shapes, int(max_width), int(max_height), blocked, include, links,
                        bool(paths))
+
+
+@builtin(min_args=4, kwargs=("max_width", "max_height", "blocked", "links", "include", "paths",
+                             "first"))
+def grid_completable_anchors(S, zone, shapes, shape, anchors, max_width=None, max_height=None,
+                             blocked=None, links=None, include=None, paths=True, first=False):
+    """grid_completable_anchors(zone, shapes, shape, anchors, max_width=, max_height=, blocked=[], links=[], include=[], paths=true, first=false): the anchors (of `anchors`, in their order) at which a piece of `shape` (its cells relative to the anchor) keeps the grid completable: grid_completable of the same arguments with the piece's cells as `occupied`; with first=true, at most the first such anchor."""
+    if max_width is None or max_height is None:
+        raise RuleRuntimeError("grid_completable_anchors needs max_width= and max_height=")
+    w, h, paths = int(max_width), int(max_height), bool(paths)
+    grid = list(_grid(S, zone))
+    offsets = _cells(shape)
+    out = []
+    for anchor in items(S, anchors):
+        x, y = _cell(anchor)
+        taken = frozenset([*grid, *[(x + dx, y + dy) for dx, dy in offsets]])
+        if completable(taken, shapes, w, h, blocked, include, links, paths):
+            out.append(anchor)
+            if first:
+                break
+    return out
