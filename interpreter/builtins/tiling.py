@@ -278,16 +278,26 @@ _RECENT: list = []        # the last few [arguments, their _Question]: a rule as
 def completable(occupied: set | frozenset, shapes: list, w: int, h: int, blocked: set, include: list,
                 links: Any = None, paths: bool = True) -> bool:
     """Plain-Python core of grid_completable (see there)."""
+    question = _asked(shapes, w, h, blocked, include, links, paths)
+    return _answer(occupied if type(occupied) is frozenset else frozenset(occupied), question)
+
+
+def _asked(shapes: list, w: int, h: int, blocked: Any, include: Any, links: Any,
+           paths: bool) -> _Question:
+    """The question of these arguments: one of the last few asked (a rule asks about one window
+    with the same pieces to come for every spot of a tile), else _question."""
     args = (shapes, w, h, blocked, include, links, paths)
     for recent in _RECENT:
         if recent[0] == args:
-            question = recent[1]
-            break
-    else:
-        question = _question(shapes, w, h, blocked, include, links, paths)
-        _RECENT.insert(0, (args, question))
-        del _RECENT[4:]
-    key = (occupied if type(occupied) is frozenset else frozenset(occupied), question.number)
+            return recent[1]
+    question = _question(shapes, w, h, blocked, include, links, paths)
+    _RECENT.insert(0, (args, question))
+    del _RECENT[4:]
+    return question
+
+
+def _answer(occupied: frozenset, question: _Question) -> bool:
+    key = (occupied, question.number)
     hit = _MEMO.get(key)
     if hit is None:
         if len(_MEMO) >= _MEMO_LIMIT:
@@ -426,14 +436,16 @@ def grid_completable_anchors(S, zone, shapes, shape, anchors, max_width=None, ma
     """grid_completable_anchors(zone, shapes, shape, anchors, max_width=, max_height=, blocked=[], links=[], include=[], paths=true, first=false): the anchors (of `anchors`, in their order) at which a piece of `shape` (its cells relative to the anchor) keeps the grid completable: grid_completable of the same arguments with the piece's cells as `occupied`; with first=true, at most the first such anchor."""
     if max_width is None or max_height is None:
         raise RuleRuntimeError("grid_completable_anchors needs max_width= and max_height=")
-    w, h, paths = int(max_width), int(max_height), bool(paths)
-    grid = list(_grid(S, zone))
+    grid = frozenset(_grid(S, zone))
     offsets = _cells(shape)
+    seq = items(S, anchors)
+    if not seq:
+        return []
+    question = _asked(shapes, int(max_width), int(max_height), blocked, include, links, bool(paths))
     out = []
-    for anchor in items(S, anchors):
+    for anchor in seq:
         x, y = _cell(anchor)
-        taken = frozenset([*grid, *[(x + dx, y + dy) for dx, dy in offsets]])
-        if completable(taken, shapes, w, h, blocked, include, links, paths):
+        if _answer(grid.union([(x + dx, y + dy) for dx, dy in offsets]), question):
             out.append(anchor)
             if first:
                 break
