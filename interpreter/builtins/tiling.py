@@ -318,6 +318,8 @@ def _question(shapes: list, w: int, h: int, blocked: Any, include: Any, links: A
     if question is None:
         question = _question_by_content(shapes, w, h, blocked, include, links, paths)
         if text is not None:
+            if len(_BY_TEXT) >= _MEMO_LIMIT:  # many texts of one content: start again
+                _BY_TEXT.clear()
             _BY_TEXT[text] = question
     return question
 
