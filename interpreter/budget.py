@@ -180,6 +180,10 @@ def add(x: Any, y: Any) -> Any:
     t = type(r)
     if t is int or t is float:
         return r
+    if t is str or t is list:  # check_size, inlined for joined texts and lists
+        if len(r) > METER.limits.sequence:
+            check_size(r)
+        return r
     return check_size(r)
 
 

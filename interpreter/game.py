@@ -20,6 +20,7 @@ from .layout import StaticContext, get_layout
 from .loader import load_game
 from .model import GameDef
 from .rng import Rng
+from .starts import Recorder, Starts
 from .state import State
 from .threads import Frame
 from .vm import new_thread, run
@@ -32,6 +33,15 @@ class Game:
         self.d = definition
         self._setup_checked: dict = {}  # (players, options) -> layout, once the setup is checked
         self._default_setup: dict = {}  # players -> (default options, layout), checked too
+        self._starts: dict = {}  # (players, [options,] lang, logging) -> Starts (starts.py)
+        self._keep_starts = True  # see keep_starts
+
+    def keep_starts(self, on: bool) -> None:
+        """Whether new games may be copied from prepared starts (starts.py). Off, every new game
+        runs its setup: for tools that instrument the compiled rules (rule coverage), or compare
+        the two. Either way, the starts kept so far are forgotten."""
+        self._keep_starts = on
+        self._starts.clear()
 
     @classmethod
     def load(cls, path: str | Path, variants: Iterable[str | Path] = ()) -> "Game":
@@ -116,9 +126,22 @@ class Game:
             layout = ready
             if not options:
                 self._default_setup[n] = (dict(opts), layout)
+        starts = None
+        if rng is None and prepare is None and self._keep_starts:
+            key = (n, lang, logging) if not options else (n, tuple(opts.values()), lang, logging)
+            starts = self._starts.get(key)
+            if starts is None:
+                starts = self._starts[key] = Starts()
+            S = starts.start(seed)
+            if S is not None:
+                return S
+            if starts.closed:
+                starts = None
         S = State(self.d, layout, opts, seed)
         if rng is not None:
             S.rng = rng
+        elif starts is not None:
+            S.rng = Recorder(seed)
         S.lang = lang
         S.logging = logging  # off: no log lines are made at all (simulations)
         if layout.initial_slots is None:  # else State() copied them already
@@ -127,6 +150,10 @@ class Game:
             prepare(S)
         new_thread(S, [Frame(self.d.procs["main"], 0, {})])
         run(S)
+        if starts is not None:
+            recorder = S.rng
+            S.rng = recorder.plain()
+            starts.keep(S, recorder.draws)
         return S
 
     def restore(self, data: dict) -> State:

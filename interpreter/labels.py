@@ -63,6 +63,8 @@ def _index_label(S: Any, fam: Any, dim: int, value: Any) -> str:
 
 def label(S: Any, value: Any, viewer: Any = None) -> str:
     t = type(value)
+    if t is int or t is str:  # the most common values (str() of a number in rule code)
+        return str(value)
     if t is Piece:
         return piece_label(S, value, viewer)
     if t is Player:

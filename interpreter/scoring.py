@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .errors import UNKNOWN, RuleRuntimeError, RulebookError, rule_position
+from .values import SEAT, Player
 
 
 def _number(v: Any) -> Any:
@@ -29,17 +30,14 @@ def compute_result(S: Any) -> dict:
 def _result(S: Any, sc: Any) -> dict:
     score = sc.score
     if sc.winners is not None:  # winners given: no ranking, no tie-breaks
-        scores = [_number(score(S, {"player": p})) for p in S.players] if score is not None else [0] * S.n
-        chosen = sc.winners(S, {})
-        if chosen is None:
-            chosen = []
-        if isinstance(chosen, int):
-            chosen = [chosen]
-        try:
-            winners = sorted({int(p) for p in chosen})
-        except (TypeError, ValueError):
-            raise RuleRuntimeError(f"winners must be players, got {chosen!r}", getattr(sc.winners, "pos", None)
-                                   or UNKNOWN, "E300") from None
+        if score is None:
+            scores = [0] * S.n
+        else:
+            scores = [score(S, {"player": p}) for p in S.players]
+            for i, s in enumerate(scores):
+                if type(s) is not int:
+                    scores[i] = _number(s)
+        winners = _seats(sc.winners(S, {}), sc)
     else:
         scores, keys = [], []
         for p in S.players:
@@ -51,10 +49,28 @@ def _result(S: Any, sc: Any) -> dict:
         if len(winners) == len(keys) > 1 and sc.all_tied == "draw":
             winners = []  # everyone tied after every tie-break: nobody won
     for s in scores:
-        if not isinstance(s, (int, float)):
+        if type(s) is not int and not isinstance(s, (int, float)):
             raise RuleRuntimeError(f"a score must be a number, got {s!r}", getattr(sc.score, "pos", None)
                                    or UNKNOWN, "E300")
     return {"scores": scores, "winners": winners, "reason": S.vars.get("end_reason")}
+
+
+def _seats(chosen: Any, sc: Any) -> list:
+    """The `winners` expression's value as sorted, distinct seat numbers."""
+    if type(chosen) is list and len(chosen) < 2:  # the usual case: one winner (a player) or none
+        if not chosen:
+            return []
+        if type(chosen[0]) is Player:
+            return [SEAT[chosen[0]]]
+    if chosen is None:
+        return []
+    if isinstance(chosen, int):
+        chosen = [chosen]
+    try:
+        return sorted({int(p) for p in chosen})
+    except (TypeError, ValueError):
+        raise RuleRuntimeError(f"winners must be players, got {chosen!r}", getattr(sc.winners, "pos", None)
+                               or UNKNOWN, "E300") from None
 
 
 def outcome_of(winners: list) -> str:

@@ -24,6 +24,7 @@ from .threads import Frame, Pending, Thread, deciders_of, waiting
 from .values import PLAYERS, ZoneRef, decode, encode
 
 _take = _decisions.take
+_apply_decision = _decisions.apply_decision
 
 VISIBLE_TO_ALL = "all"
 
@@ -97,12 +98,12 @@ class State:
         if self.over:
             return []
         d = self.deciders or waiting(self)
-        return list(d) if len(d) == 1 else sorted(d)
+        return [*d] if len(d) == 1 else sorted(d)
 
     def legal_actions(self, player: int) -> list:
         """Indices of `player`'s legal options (empty if that player is not deciding)."""
         th = (self.deciders or waiting(self)).get(player)
-        return list(range(len(th.pending.options))) if th is not None else []
+        return [*range(len(th.pending.options))] if th is not None else []
 
     def option_count(self, player: int) -> int:
         """How many options `player` has now (0 if not deciding): cheaper than legal_actions."""
@@ -126,13 +127,13 @@ class State:
     def apply(self, player: int, action: int | str) -> None:
         """Apply an option (index, or exact label) of `player`, then run the game to the next
         decision. An illegal decision raises IllegalDecision and changes nothing."""
-        if isinstance(action, str):
+        if type(action) is not int and isinstance(action, str):
             labels = self.option_labels(player)
             hits = [i for i, text in enumerate(labels) if text == action]
             if len(hits) != 1:
                 raise IllegalDecision(f"{action!r} matches {len(hits)} options of P{int(player) + 1}: {labels}")
             action = hits[0]
-        _decisions.apply_decision(self, player, action)
+        _apply_decision(self, player, action)
 
     def apply_unchecked(self, player: int, action: int) -> None:
         """apply() for agents and simulations: the index must be below option_count(player)
@@ -179,12 +180,14 @@ class State:
         s.zones = {k: v[:] for k, v in self.zones.items()}
         s.loc = self.loc[:]
         s.face = self.face.copy()
-        s.dyn = {k: v.copy() for k, v in self.dyn.items()}
+        # (a comprehension is a function call on Python 3.11: skipped when there is nothing to copy)
+        s.dyn = {k: v.copy() for k, v in self.dyn.items()} if self.dyn else {}
         s.seen = self.seen.copy()
-        s.grid = {k: v.copy() for k, v in self.grid.items()}
+        s.grid = {k: v.copy() for k, v in self.grid.items()} if self.grid else {}
         s.counters = self.counters.copy()
         s.vars = self.vars.copy()
-        s.threads = [t.copy() for t in self.threads]
+        threads = self.threads
+        s.threads = [threads[0].copy()] if len(threads) == 1 else [t.copy() for t in threads]
         s.deciders = None  # rebuilt when first needed (threads.waiting)
         s.next_tid = self.next_tid
         s.log = self.log[:]

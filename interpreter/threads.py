@@ -7,6 +7,9 @@ any decision, be copied, saved as JSON and resumed (state.py, vm.py).
 from __future__ import annotations
 
 
+_new = object.__new__  # copies set every slot themselves (they run at every clone)
+
+
 class Frame:
     """One activation of a compiled procedure: which instruction is next, and its locals."""
 
@@ -19,7 +22,12 @@ class Frame:
         self.ret = ret
 
     def copy(self) -> "Frame":
-        return Frame(self.proc, self.pc, self.L.copy(), self.ret)
+        f = _new(Frame)  # no __init__ call: a clone copies every frame of every thread
+        f.proc, f.pc, f.L, f.ret = self.proc, self.pc, self.L.copy(), self.ret
+        return f
+
+
+_copy_frame = Frame.copy
 
 
 class Pending:
@@ -49,8 +57,10 @@ class Pending:
         self.prompt_event: list | None = None  # the prompt as [template, args] (events.py)
 
     def copy(self) -> "Pending":
-        p = Pending(self.player, self.kind, self.prompt, self.candidates, self.low, self.high,
-                    self.optional, self.var, self.secret, self.pos)
+        p = _new(Pending)
+        p.player, p.kind, p.prompt, p.candidates = self.player, self.kind, self.prompt, self.candidates
+        p.low, p.high, p.optional, p.var = self.low, self.high, self.optional, self.var
+        p.secret, p.pos = self.secret, self.pos
         p.options, p.labels, p.picked = self.options, self.labels, list(self.picked)
         p.cache, p.recipe, p.label_key = self.cache, self.recipe, self.label_key
         p.prompt_event = self.prompt_event
@@ -73,9 +83,11 @@ class Thread:
         self.since: int | None = None  # decisions taken before its simultaneous block opened
 
     def copy(self) -> "Thread":
-        t = Thread(self.tid, [f.copy() for f in self.frames], self.player, self.parent)
+        t = _new(Thread)
+        t.tid, t.frames, t.player, t.parent = self.tid, list(map(_copy_frame, self.frames)), self.player, self.parent
         t.status, t.waiting, t.since = self.status, self.waiting, self.since
-        t.pending = self.pending.copy() if self.pending else None
+        p = self.pending
+        t.pending = None if p is None else p.copy()
         return t
 
 

@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """Chicago Poker without special cards, written by hand in plain Python: the speed reference.
 
-This is what a programmer would write for one game, with no rule file and no engine: the same
-decision points as rules/chicago_poker/game.yaml with `no_special_cards` (choose recruit or exert
-influence; the card to play; the business; cards to discard down to the hand limit, one pick at a
-time; secret reinforcing gangsters in a tied shoot-out), the option list of each decision rebuilt
-as a Python list every time, and the same random agent (`int(rng.random() * option_count)`).
-Poker hands are ranked with a compact evaluator of the same categories. It is not meant to
-reproduce the engine's games card for card (the shuffles use Python's generator), only its work.
+This is what a programmer would write for one game, with no rule file and no engine: the rules of
+rules/chicago_poker/game.yaml with `no_special_cards` and the same decision points (recruit or
+exert influence, asked even when only one of them is possible; the card to play; the business;
+cards to discard down to the hand limit, one pick at a time; secret reinforcing gangsters in a
+tied shoot-out), the option list of each decision rebuilt as a Python list every time, and the
+same random agent (`int(rng.random() * option_count)`). Poker hands are ranked with a compact
+evaluator of the same categories. It does not reproduce the engine's games card for card (the
+shuffles use Python's generator), only its rules and its work: the decisions per game follow the
+same distribution (tests/tools/test_handwritten_poker.py checks the rules' invariants).
+
+Where the rule file decides something the rulebook leaves open, this file follows the rule file's
+`assumptions` (named in the comments below).
 
 tools/bench_speed.py runs it alternately with the engine and reports the ratio per decision.
 """
@@ -79,27 +84,44 @@ class Game:
         self.controlled: list = [[] for _ in range(n)]
         self.idle = 0
         self.last_taker = None
+        self.active = None
         self.over = False
+        self.end = None  # why the game ended: "big_boss", "last_business" or "nobody_can_act"
         self.decisions = 0
         self.first = self.rng.randrange(n)
 
-    # -- the random agent at a decision: the options are rebuilt as a list every time
-    def decide(self, agent: random.Random, options: list):
+    # -- the random agent at a decision: the options are rebuilt as a list every time; `prompt`
+    #    says what is asked (the random agent does not read it)
+    def decide(self, agent: random.Random, options: list, prompt: str):
         self.decisions += 1
         return options[int(agent.random() * len(options))]
 
     def open_slots(self, p: int) -> list:
         return [s for s in self.slots if len(self.columns[s][p]) < COLUMN and self.business[s] is not None]
 
+    def room_left(self, p: int) -> int:
+        """Gangsters p's columns at face-up businesses can still take."""
+        return sum(COLUMN - len(self.columns[s][p]) for s in self.open_slots(p))
+
     def can_recruit(self, p: int, left: int) -> bool:
-        return len(self.deck) + len(self.discard) > 0 and len(self.hands[p]) + 1 - left <= HAND_LIMIT
+        """A draw may not leave more than HAND_LIMIT cards at the end of the turn (assumption
+        hand_limit_lookahead): allowed below the limit, or when the hand after the draw minus the
+        cards p can surely still play is within it. Sure plays: min(actions left after the draw,
+        gangsters in hand, room left in p's columns); the hand never has fewer than `needed`."""
+        if not self.deck and not self.discard:
+            return False
+        hand = len(self.hands[p])
+        if hand < HAND_LIMIT:
+            return True
+        needed = hand + 1 - HAND_LIMIT
+        return left >= needed and self.room_left(p) >= needed
 
     def can_play(self, p: int) -> bool:
         return bool(self.hands[p]) and any(
             len(self.columns[s][p]) < COLUMN and self.business[s] is not None for s in self.slots)
 
     def draw_card(self, p: int) -> None:
-        if not self.deck and self.discard:
+        if not self.deck and self.discard:  # assumption reshuffle_when_drawing
             self.deck, self.discard = self.discard, []
             self.rng.shuffle(self.deck)
         if self.deck:
@@ -111,6 +133,7 @@ class Game:
             rnd += 1
             for i in range(self.n):
                 p = (self.first + i) % self.n
+                # assumption first_round: 1 action for the first player, 2 for the second
                 actions = FIRST_ROUND[i] if rnd == 1 and i < len(FIRST_ROUND) else ACTIONS
                 self.turn(p, actions, agents)
                 if self.over:
@@ -118,7 +141,8 @@ class Game:
 
     def turn(self, p: int, actions: int, agents: list) -> None:
         agent = agents[p]
-        for s in self.slots:
+        self.active = p
+        for s in self.slots:  # assumption shootout_order: slot 0 first
             if self.markers[s][p]:
                 self.shootout(p, s, agents)
                 self.idle = 0
@@ -128,14 +152,14 @@ class Game:
         while left > 0:
             left -= 1
             recruit, play = self.can_recruit(p, left), self.can_play(p)
-            if not (recruit or play):
+            if not (recruit or play):  # assumption no_legal_action: the turn ends early
                 break
             options = ([RECRUIT] if recruit else []) + ([EXERT] if play else [])
-            if self.decide(agent, options) == RECRUIT:
+            if self.decide(agent, options, "action") == RECRUIT:
                 self.draw_card(p)
             else:
-                card = self.decide(agent, list(self.hands[p]))
-                s = self.decide(agent, self.open_slots(p))
+                card = self.decide(agent, list(self.hands[p]), "card to play")
+                s = self.decide(agent, self.open_slots(p), "business to influence")
                 self.hands[p].remove(card)
                 column = self.columns[s][p]
                 column.append(card)
@@ -143,22 +167,22 @@ class Game:
                     self.markers[s][p] = True
             acted = True
         hand = self.hands[p]
-        if len(hand) > HAND_LIMIT:
+        if len(hand) > HAND_LIMIT:  # assumption hand_limit_fallback: can_recruit never lets this happen
             for _ in range(len(hand) - HAND_LIMIT):  # one pick at a time, as the engine asks
-                card = self.decide(agent, list(hand))
+                card = self.decide(agent, list(hand), "discard")
                 hand.remove(card)
                 self.discard.append(card)
         self.idle = 0 if acted else self.idle + 1
-        if self.idle >= self.n:
-            self.over = True
+        if self.idle >= self.n:  # assumption stalemate: a whole round in which nobody acted
+            self.over, self.end = True, "nobody_can_act"
 
     def shootout(self, p: int, s: int, agents: list) -> None:
         columns = self.columns[s]
-        fighters = [q for q in range(self.n) if columns[q]]
+        fighters = [q for q in range(self.n) if columns[q]]  # assumption fighters
         ranks = {q: hand_rank(columns[q]) for q in fighters}
         top = max(ranks.values())
         contenders = [q for q in fighters if ranks[q] == top]
-        while len(contenders) > 1:
+        while len(contenders) > 1:  # assumptions reinforcements, reinforcement_nobody_able
             able = [q for q in contenders if self.hands[q]]
             if not able:
                 contenders = [next(q for q in [(p + i) % self.n for i in range(self.n)] if q in contenders)]
@@ -166,14 +190,14 @@ class Game:
             contenders = able
             if len(contenders) == 1:
                 break
-            sent = {q: self.decide(agents[q], list(self.hands[q])) for q in contenders}
+            sent = {q: self.decide(agents[q], list(self.hands[q]), "reinforcement") for q in contenders}
             for q, card in sent.items():
                 self.hands[q].remove(card)
             top_value = max(card[0] for card in sent.values())
             fought = contenders
             contenders = [q for q in fought if sent[q][0] == top_value]
             self.discard.extend(sent.values())
-            for q in fought:
+            for q in fought:  # assumption reinforcement_replacement
                 self.draw_card(q)
         self.take_business(contenders[0], s)
 
@@ -190,9 +214,16 @@ class Game:
         owned = Counter(self.controlled[w])
         if (max(owned.values()) >= VICTORY["same_type"] or len(owned) >= VICTORY["different_types"]
                 or len(self.controlled[w]) >= VICTORY["total"]):
-            self.over = True
+            self.over, self.end = True, "big_boss"  # assumption immediate_end
         elif not self.tiles and all(b is None for b in self.business):
-            self.over = True
+            self.over, self.end = True, "last_business"  # assumption last_tile: last_taker wins
+
+    def winners(self) -> list:
+        """The big boss, or (nobody could act any more) the players with most businesses."""
+        if self.end != "nobody_can_act":
+            return [self.last_taker]
+        most = max(len(c) for c in self.controlled)
+        return [q for q in range(self.n) if len(self.controlled[q]) == most]
 
 
 def play_games(players: int, seeds: range) -> int:

@@ -40,6 +40,7 @@ class Probe:
     def __init__(self, game: Any):
         self.hits: list[int] = []
         self.keys: list[str] = []
+        game.keep_starts(False)  # every game runs its setup, where the probe sees it
         for name in sorted(game.d.procs):
             proc = game.d.procs[name]
             unfuse(proc)  # one VM dispatch per statement, so every statement and branch is seen
