@@ -222,13 +222,17 @@ class State:
             raise RuleRuntimeError(f"no zone {dest!r}")
         target = self.zones[dest]
         forced = face if face is not None else info.face
-        if info.grid is not None or self.grid:
-            self._move_on_grids(pieces, dest, info, target, place, at, forced)
+        if info.grid is not None:
+            self._move_onto_grid(pieces, dest, target, at, forced)
             return
         zones, loc, seen, faces, face_up = self.zones, self.loc, self.seen, self.face, self.lay.face_up
+        grids = self.grid
         top = place == "top"
-        for offset, piece in enumerate(list(pieces)):  # no grid anywhere: the plain case, inlined
-            zones[loc[piece]].remove(piece)
+        for offset, piece in enumerate(list(pieces)):  # to a zone that is no grid: inlined
+            src = loc[piece]
+            zones[src].remove(piece)
+            if grids and src in grids:
+                self._off_grid(piece, src)
             if top:
                 target.insert(offset, piece)
             else:
@@ -242,19 +246,14 @@ class State:
                 else:
                     faces[piece] = forced
 
-    def _move_on_grids(self, pieces: Iterable, dest: ZoneRef, info: Any, target: list,
-                       place: str | None, at: Any, forced: bool | None) -> None:
-        for offset, piece in enumerate(list(pieces)):
+    def _move_onto_grid(self, pieces: Iterable, dest: ZoneRef, target: list, at: Any,
+                        forced: bool | None) -> None:
+        for piece in list(pieces):
             self._lift(piece)
-            if info.grid is not None:
-                if at is None:
-                    raise RuleRuntimeError(f"moving into grid zone {dest} needs `at (x, y)`")
-                self._place_on_grid(dest, piece, tuple(at))
-                target.append(piece)
-            elif place == "top":
-                target.insert(offset, piece)
-            else:
-                target.append(piece)
+            if at is None:
+                raise RuleRuntimeError(f"moving into grid zone {dest} needs `at (x, y)`")
+            self._place_on_grid(dest, piece, tuple(at))
+            target.append(piece)
             self.loc[piece] = dest
             self.seen.pop(piece, None)
             if forced is not None:
@@ -263,13 +262,17 @@ class State:
     def _lift(self, piece: int) -> None:
         src = self.loc[piece]
         self.zones[src].remove(piece)
-        cells = self.grid.get(src)
-        if cells is not None:
-            for cell in [c for c, (p, _) in cells.items() if p == piece]:
-                del cells[cell]
-            pos = self.dyn.get("pos")
-            if pos is not None:
-                pos.pop(piece, None)
+        if src in self.grid:
+            self._off_grid(piece, src)
+
+    def _off_grid(self, piece: int, src: ZoneRef) -> None:
+        """Free the cells a piece covered in grid zone `src` and forget where it was put."""
+        cells = self.grid[src]
+        for cell in [c for c, (p, _) in cells.items() if p == piece]:
+            del cells[cell]
+        pos = self.dyn.get("pos")
+        if pos is not None:
+            pos.pop(piece, None)
 
     def shape_of(self, piece: int) -> tuple:
         """The cells a piece covers relative to where it is put (a shared tuple: read only)."""

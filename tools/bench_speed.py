@@ -151,12 +151,16 @@ def handwritten_ratio(rounds: int, games: int) -> dict:
             "hand_decisions_per_game": hand_dec / (rounds * games)}
 
 
-def entry_configs() -> list[tuple[str, int]]:
+def entry_configs(only: list[str] | None = None) -> list[tuple[str, int]]:
+    """(rule file relative to the checkout, players) of every entry file at every player count;
+    `only`: the files whose path contains one of these texts."""
     sys.path.insert(0, str(ROOT))
     from interpreter.game import Game
     from interpreter.rulefiles import game_entry_files
     out = []
     for path in game_entry_files(ROOT / "rules"):
+        if only and not any(text in str(path) for text in only):
+            continue
         game = Game.load(path)
         lo, hi = game.player_range
         # relative: each worker runs in its own checkout and plays ITS version of the rule file
@@ -166,9 +170,10 @@ def entry_configs() -> list[tuple[str, int]]:
     return out
 
 
-def compare(base: Worker, new: Worker, rounds: int, games: int, what: set) -> dict:
+def compare(base: Worker, new: Worker, rounds: int, games: int, what: set,
+            files: list[str] | None = None) -> dict:
     out: dict = {"games": [], "copy": [], "mcts": []}
-    configs = entry_configs()
+    configs = entry_configs(files)
     if "games" in what:
         for path, n in configs:
             # short games: more of them per task, so that each task takes at least ~0.2 s of CPU
@@ -279,6 +284,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=3, help="alternations per measurement")
     ap.add_argument("--games", type=int, default=3, help="games per task")
     ap.add_argument("--only", action="append", choices=["handwritten", "games", "copy", "mcts", "validate"])
+    ap.add_argument("--file", action="append", dest="files", metavar="TEXT",
+                    help="games and copy: only the entry files whose path contains TEXT (repeatable), "
+                         "e.g. --file between_two_cities --file dogs_day")
     ap.add_argument("--json", dest="json_out")
     args = ap.parse_args(argv)
     if args.worker:
@@ -293,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.base and what & {"games", "copy", "mcts"}:
         base, new = Worker(Path(args.base).resolve()), Worker(ROOT)
         try:
-            results["compare"] = compare(base, new, args.rounds, args.games, what)
+            results["compare"] = compare(base, new, args.rounds, args.games, what, args.files)
         finally:
             base.close()
             new.close()

@@ -269,7 +269,7 @@ def _fillable_filter(out: list, shape: Any, g: dict, blocked: frozenset, pairs: 
     if not g:
         return out
     bx0, by0, bx1, by1 = box
-    windows = {}
+    windows = {}        # shift -> the window's dead groups, each grown by one step
     sx0 = min(d[0] for d in shape)
     sx1 = max(d[0] for d in shape)
     sy0 = min(d[1] for d in shape)
@@ -295,16 +295,18 @@ def _fillable_filter(out: list, shape: Any, g: dict, blocked: frozenset, pairs: 
         for x0 in range(cx1 - w + 1, cx0 + 1):
             for y0 in range(cy1 - h + 1, cy0 + 1):
                 shift = (y0 - oy) * w + x0 - ox
-                win = windows.get(shift)
-                if win is None:
-                    win = windows[shift] = _Window(x0, y0, w, h, occ_all >> shift, blocked, pairs)
-                dead = win.dead_groups()
-                if dead:
-                    touched = win.expand(cover_all >> shift)
-                    if any(not (grp & touched) for grp in dead):
-                        continue
-                ok = True
-                break
+                reach = windows.get(shift)
+                if reach is None:
+                    win = _Window(x0, y0, w, h, occ_all >> shift, blocked, pairs)
+                    # the cover touches a dead group iff it meets the group grown by one step
+                    reach = windows[shift] = [win.expand(grp) for grp in win.dead_groups()]
+                cover = cover_all >> shift
+                for grown in reach:
+                    if not cover & grown:
+                        break
+                else:
+                    ok = True
+                    break
             if ok:
                 break
         if ok:

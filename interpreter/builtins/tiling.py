@@ -14,11 +14,13 @@ be joined to the pieces through empty cells, so that it can be filled at the end
 """
 from __future__ import annotations
 
+import marshal
+from operator import itemgetter
 from typing import Any
 
 from ..errors import RuleRuntimeError
-from .grid import _cells, _grid, _link_map
-from . import builtin
+from .grid import _cell, _cells, _grid, _link_map
+from . import builtin, items
 from .bitgrid import BitWindow
 
 
@@ -50,22 +52,37 @@ class _Board(BitWindow):
         """The free cells 1, 2, 3, … steps from the sources through free cells, as masks."""
         out = []
         seen = frontier = sources
-        if self.links:
-            while True:
-                frontier = self.expand(frontier) & free & ~seen
-                if not frontier:
-                    return out
-                out.append(frontier)
-                seen |= frontier
-        w, full, not_col0, not_last = self.w, self.full, self.not_col0, self.not_last
-        while True:  # expand() inlined: no links
+        w, full, not_col0, not_last, links = self.w, self.full, self.not_col0, self.not_last, self.links
+        while True:  # expand(), inlined
             r = frontier
-            frontier = (((r << 1) & not_col0) | ((r >> 1) & not_last) | ((r << w) & full) | (r >> w)) \
-                & free & ~seen
+            frontier = ((r << 1) & not_col0) | ((r >> 1) & not_last) | ((r << w) & full) | (r >> w)
+            for a, b in links:
+                if r & a:
+                    frontier |= b
+                if r & b:
+                    frontier |= a
+            frontier &= free & ~seen
             if not frontier:
                 return out
             out.append(frontier)
             seen |= frontier
+
+    def reach(self, sources: int, free: int) -> int:
+        """The free cells any number of steps from the sources through free cells, as one mask
+        (the union of rings(), without the list)."""
+        seen = frontier = sources
+        w, full, not_col0, not_last, links = self.w, self.full, self.not_col0, self.not_last, self.links
+        while frontier:  # expand(), inlined
+            r = frontier
+            frontier = ((r << 1) & not_col0) | ((r >> 1) & not_last) | ((r << w) & full) | (r >> w)
+            for a, b in links:
+                if r & a:
+                    frontier |= b
+                if r & b:
+                    frontier |= a
+            frontier &= free & ~seen
+            seen |= frontier
+        return seen & ~sources
 
 
 _PLACEMENTS: dict = {}    # (w, h, shape) -> _placements
@@ -104,19 +121,23 @@ class _Search:
     """Places the larger pieces, in arrival order, on the free cells of one window. A piece may
     have several possible shapes (not known before it arrives): each gets its own place, and the
     places of different pieces never overlap, so that every combination fits. Places and sets of
-    cells are bit masks of the window (_Board)."""
+    cells are bit masks of the window (_Board).
 
-    def __init__(self, board: _Board, free: int, occupied: int, big: list, paths: bool = True):
+    The search runs over `steps` (_Question.steps): one per possible shape of each larger piece,
+    in arrival order, as (shape, budget, alone, last): budget, the single pieces arriving before
+    the piece that may build a path to it; alone, the piece has only this shape (its place is
+    sure); last, the piece's last shape (after it, its places are taken for the later pieces)."""
+
+    def __init__(self, board: _Board, free: int, occupied: int, steps: list, early_singles: int):
         self.board = board
         self.free = free
         self.occupied = occupied
+        self.steps = steps
         # the single pieces arriving before the last larger piece need room outside their places
-        self.early_singles = big[-1][1] if big else 0
-        # [(possible shapes, single pieces arriving before it that may build a path to it)]
-        self.big = big if paths else [(shapes, 0) for shapes, _ in big]
+        self.early_singles = early_singles
         self.from_pieces = board.rings(occupied, free)
         self.near: dict = {}            # places (a mask) -> rings of distances from them
-        self.spots: dict = {}           # shape -> [(cost from the pieces, x, y, cells)], cheapest first
+        self.spots: dict = {}           # shape -> [(cost from the pieces, cells)], cheapest first
 
     def reaches_every_free_cell(self) -> bool:
         reached = 0
@@ -129,59 +150,67 @@ class _Search:
         on cells none of the larger pieces' places may need."""
         if not self.early_singles:
             return True
-        reached = 0
-        for ring in self.board.rings(self.occupied, self.free & ~places):
-            reached |= ring
-        return reached.bit_count() >= self.early_singles
+        return self.board.reach(self.occupied, self.free & ~places).bit_count() >= self.early_singles
 
     def _spots(self, shape: tuple) -> list:
-        out = self.spots.get(shape)
-        if out is None:
-            taken, rings = ~self.free, self.from_pieces
-            out = []
-            for x, y, cover in _placements(self.board.w, self.board.h, shape):
-                if cover & taken:
-                    continue
-                d = 0                   # _first_ring, inlined
-                for ring in rings:
-                    if ring & cover:
-                        break
-                    d += 1
-                out.append((d, x, y, cover))
-            out.sort()                  # by cost, then by anchor (x, then y)
-            self.spots[shape] = out
+        taken, rings = ~self.free, self.from_pieces
+        out = []
+        for _, _, cover in _placements(self.board.w, self.board.h, shape):
+            if cover & taken:
+                continue
+            d = 0                       # _first_ring, inlined
+            for ring in rings:
+                if ring & cover:
+                    break
+                d += 1
+            out.append((d, cover))
+        out.sort(key=_COST)             # by cost, then (stable) by anchor: x, then y
+        self.spots[shape] = out
         return out
 
     def _cost(self, base: int, cover: int, sure: int) -> int:
         """Single pieces needed to join `cover` to the pieces, or to a place of an earlier piece
         whose shape is known (`sure`: those places)."""
-        if not sure:
-            return base
         rings = self.near.get(sure)
         if rings is None:
             rings = self.near[sure] = self.board.rings(sure, self.free)
         d = _first_ring(rings, cover)
         return d if d < base else base
 
-    def run(self, k: int = 0, a: int = 0, used: int = 0, mine: int = 0, sure: int = 0,
-            spent: int = 0) -> bool:
-        if k == len(self.big):
+    def run(self, i: int = 0, used: int = 0, mine: int = 0, sure: int = 0, spent: int = 0) -> bool:
+        """Step i on: `used`, the places of the pieces done; `mine`, those of the current piece's
+        earlier shapes; `sure`, the places of pieces of one shape; `spent`, singles used for paths."""
+        if i == len(self.steps):
             return self._room_for_early_singles(used)
-        shapes, budget = self.big[k]
-        if a == len(shapes):            # every possible shape of piece k has its place
-            return self.run(k + 1, 0, used | mine, 0, sure, spent)
-        for base, _, _, cover in self._spots(shapes[a]):
-            if spent + base > budget and not sure:
-                break                   # the spots are sorted by cost
-            if cover & used:
-                continue
-            cost = spent + self._cost(base, cover, sure)
-            if cost > budget:
-                continue
-            known = sure | cover if len(shapes) == 1 else sure
-            if self.run(k, a + 1, used, mine | cover, known, cost):
+        shape, budget, alone, last = self.steps[i]
+        spots = self.spots.get(shape)
+        if spots is None:
+            spots = self._spots(shape)
+        for base, cover in spots:
+            if sure:
+                if cover & used:
+                    continue
+                cost = spent + self._cost(base, cover, sure)
+                if cost > budget:
+                    continue
+            else:
+                cost = spent + base
+                if cost > budget:
+                    break               # the spots are sorted by cost
+                if cover & used:
+                    continue
+            if alone:
+                found = self.run(i + 1, used | cover, 0, sure | cover, cost)
+            elif last:
+                found = self.run(i + 1, used | mine | cover, 0, sure, cost)
+            else:
+                found = self.run(i + 1, used, mine | cover, sure, cost)
+            if found:
                 return True
         return False
+
+
+_COST = itemgetter(0)
 
 
 _PIECES: dict = {}        # _piece by the entry's text
@@ -205,33 +234,116 @@ def _parse_piece(entry: Any) -> tuple:
     return (_shape(items),)
 
 
+class _Landscape:
+    """A window size with its blocked cells and links: the boards of its windows, built once."""
+
+    __slots__ = ("w", "h", "blocked", "pairs", "windows")
+
+    def __init__(self, w: int, h: int, blocked: frozenset, pairs: list):
+        self.w, self.h, self.blocked, self.pairs = w, h, blocked, pairs
+        self.windows: dict = {}         # (x0, y0) -> (_Board, its blocked cells as a mask)
+
+    def window(self, x0: int, y0: int) -> tuple:
+        out = self.windows.get((x0, y0))
+        if out is None:
+            board = _Board(x0, y0, self.w, self.h, self.pairs)
+            out = self.windows[(x0, y0)] = (board, board.mask(self.blocked))
+        return out
+
+
+class _Question:
+    """The fixed part of a question (pieces to come, window, blocked, included and linked cells),
+    parsed once; `number` names it in the memo of answers."""
+
+    __slots__ = ("number", "need", "steps", "early_singles", "include", "land")
+
+    def __init__(self, number: int, pieces: list, include: list, land: _Landscape, paths: bool):
+        self.number, self.include, self.land = number, include, land
+        self.need, big = _plan(pieces)
+        # the single pieces arriving before the last larger piece need room outside their places
+        self.early_singles = big[-1][1] if big else 0
+        self.steps = [(shape, budget if paths else 0, len(shapes) == 1, a == len(shapes) - 1)
+                      for shapes, budget in big for a, shape in enumerate(shapes)]
+
+
 _MEMO: dict = {}          # answers by question: a rule asks the same one for several options
 _MEMO_LIMIT = 20000
-_QUESTIONS: dict = {}     # the question's fixed part (_question) -> a small number naming it
-_PARSED: list = []        # by that number: the arguments of _completable but the occupied cells
-_RECENT: list = []        # the last few [arguments, their _question number]: a rule asks about
-# one window with the same pieces to come for every spot of a tile
+_QUESTIONS: dict = {}     # the question's fixed part by content -> its _Question
+_BY_TEXT: dict = {}       # the same by the arguments' exact text (marshal): no parsing to find it
+_LANDSCAPES: dict = {}    # _Landscape by (w, h, blocked cells, link pairs)
+_RECENT: list = []        # the last few [arguments, their _Question]: a rule asks about one
+# window with the same pieces to come for every spot of a tile
 
 
-def completable(occupied: set, shapes: list, w: int, h: int, blocked: set, include: list,
+def completable(occupied: set | frozenset, shapes: list, w: int, h: int, blocked: set, include: list,
                 links: Any = None, paths: bool = True) -> bool:
     """Plain-Python core of grid_completable (see there)."""
+    question = _asked(shapes, w, h, blocked, include, links, paths)
+    return _answer(occupied if type(occupied) is frozenset else frozenset(occupied), question)
+
+
+def _asked(shapes: list, w: int, h: int, blocked: Any, include: Any, links: Any,
+           paths: bool) -> _Question:
+    """The question of these arguments: one of the last few asked (a rule asks about one window
+    with the same pieces to come for every spot of a tile), else _question."""
     args = (shapes, w, h, blocked, include, links, paths)
     for recent in _RECENT:
         if recent[0] == args:
-            qid = recent[1]
-            break
-    else:
-        qid = _question(shapes, w, h, blocked, include, links, paths)
-        _RECENT.insert(0, (args, qid))
-        del _RECENT[4:]
-    key = (frozenset(occupied), qid)
+            return recent[1]
+    question = _question(shapes, w, h, blocked, include, links, paths)
+    _RECENT.insert(0, (args, question))
+    del _RECENT[4:]
+    return question
+
+
+def _answer(occupied: frozenset, question: _Question) -> bool:
+    key = (occupied, question.number)
     hit = _MEMO.get(key)
     if hit is None:
         if len(_MEMO) >= _MEMO_LIMIT:
             _MEMO.clear()
-        hit = _MEMO[key] = _completable(occupied, *_PARSED[qid])
+        hit = _MEMO[key] = _completable(occupied, question)
     return hit
+
+
+def _question(shapes: list, w: int, h: int, blocked: Any, include: Any, links: Any,
+              paths: bool) -> _Question:
+    """The parsed fixed part of a question: found by the arguments' text (marshal: the exact
+    values, quick to make), else by their content, else parsed."""
+    try:
+        text = (marshal.dumps((shapes, blocked, include, links), 2), w, h, paths)
+    except ValueError:              # a value marshal cannot write: look it up by content
+        text = None
+    question = _BY_TEXT.get(text) if text is not None else None
+    if question is None:
+        question = _question_by_content(shapes, w, h, blocked, include, links, paths)
+        if text is not None:
+            if len(_BY_TEXT) >= _MEMO_LIMIT:  # many texts of one content: start again
+                _BY_TEXT.clear()
+            _BY_TEXT[text] = question
+    return question
+
+
+def _question_by_content(shapes: list, w: int, h: int, blocked: Any, include: Any, links: Any,
+                         paths: bool) -> _Question:
+    fixed = (_shapes_key(shapes), w, h, frozenset(_cells(blocked)), tuple(_cells(include)),
+             repr(links), paths)
+    question = _QUESTIONS.get(fixed)
+    if question is None:
+        if len(_QUESTIONS) >= _MEMO_LIMIT:
+            _QUESTIONS.clear()
+            _BY_TEXT.clear()
+            _LANDSCAPES.clear()
+            _MEMO.clear()
+            _RECENT.clear()
+        pairs = [(a, b) for a, bs in _link_map(links).items() for b in bs]
+        land_key = (w, h, fixed[3], tuple(pairs))
+        land = _LANDSCAPES.get(land_key)
+        if land is None:
+            land = _LANDSCAPES[land_key] = _Landscape(w, h, fixed[3], pairs)
+        question = _QUESTIONS[fixed] = _Question(len(_QUESTIONS), [_piece(e) for e in shapes],
+                                                 list(fixed[4]), land, paths)
+    return question
 
 
 def _shapes_key(shapes: Any) -> Any:
@@ -251,26 +363,6 @@ def _tuples(v: Any) -> Any:
     return v
 
 
-def _question(shapes: list, w: int, h: int, blocked: Any, include: Any, links: Any,
-              paths: bool) -> int:
-    """Number the fixed part of a question (pieces to come, window, blocked, included and linked
-    cells), parsing it once."""
-    fixed = (_shapes_key(shapes), w, h, frozenset(_cells(blocked)), tuple(_cells(include)),
-             repr(links), paths)
-    qid = _QUESTIONS.get(fixed)
-    if qid is None:
-        parsed = (_plan([_piece(e) for e in shapes]), w, h, fixed[3], fixed[4],
-                  [(a, b) for a, bs in _link_map(links).items() for b in bs], paths)
-        if len(_PARSED) >= _MEMO_LIMIT:
-            _QUESTIONS.clear()
-            _PARSED.clear()
-            _MEMO.clear()
-            _RECENT.clear()
-        qid = _QUESTIONS[fixed] = len(_PARSED)
-        _PARSED.append(parsed)
-    return qid
-
-
 def _plan(pieces: list) -> tuple:
     """(cells the pieces cover, [(possible shapes, singles before it)] of the larger pieces)."""
     need = 0
@@ -287,17 +379,18 @@ def _plan(pieces: list) -> tuple:
     return need, big
 
 
-def _completable(occupied: set, plan: tuple, w: int, h: int, blocked: frozenset, include: tuple,
-                 pairs: list, paths: bool) -> bool:
-    need, big = plan
-    base = list(occupied) + list(include)
+def _completable(occupied: set, question: _Question) -> bool:
+    need, land = question.need, question.land
+    w, h = land.w, land.h
+    room = w * h - len(occupied)        # every occupied cell is inside every window below
+    if not land.blocked and room != need:
+        return False                    # no window has as many free cells as the pieces need
+    base = list(occupied) + question.include
     if not base:
         return False
     xs = [c[0] for c in base]
     ys = [c[1] for c in base]
     bx0, bx1, by0, by1 = min(xs), max(xs), min(ys), max(ys)
-    blocked = [c for c in blocked if c not in occupied]
-    room = w * h - len(occupied)        # every occupied cell is inside every window below
     # so a cell's bit in the window at (x0, y0) is its bit on a board of row length w from the
     # first window's corner (X, Y), shifted right by (y0 - Y) * w + x0 - X
     if bx1 - bx0 >= w or by1 - by0 >= h:
@@ -308,16 +401,17 @@ def _completable(occupied: set, plan: tuple, w: int, h: int, blocked: frozenset,
         occ_all |= 1 << ((y - Y) * w + x - X)
     for x0 in range(X, bx0 + 1):
         for y0 in range(Y, by0 + 1):
-            if blocked:
-                inside = [c for c in blocked if x0 <= c[0] < x0 + w and y0 <= c[1] < y0 + h]
-                if room - len(inside) != need:
+            occ = occ_all >> ((y0 - Y) * w + x0 - X)
+            board, blocked = land.window(x0, y0)
+            if blocked:                 # the blocked cells no piece covers are not free
+                if room - (blocked & ~occ).bit_count() != need:
                     continue
+                free = board.full & ~occ & ~blocked
             elif room != need:
                 continue
-            board = _Board(x0, y0, w, h, pairs)
-            occ = occ_all >> ((y0 - Y) * w + x0 - X)
-            free = board.full & ~occ & ~board.mask(inside) if blocked else board.full & ~occ
-            search = _Search(board, free, occ, big, paths)
+            else:
+                free = board.full & ~occ
+            search = _Search(board, free, occ, question.steps, question.early_singles)
             if not search.reaches_every_free_cell():     # a free cell no piece can ever reach
                 continue
             if search.run():
@@ -332,7 +426,29 @@ def grid_completable(S, zone, shapes, max_width=None, max_height=None, blocked=N
     """grid_completable(zone, shapes, max_width=, max_height=, blocked=[], links=[], include=[], occupied=[], paths=true): true when the pieces still to come (shapes: lists of cells, in arrival order, translated, never rotated; an entry may be a list of shapes when the piece's shape is not known in advance: it must fit whichever it is) can fill exactly the empty, unblocked cells of some max_width × max_height window holding every occupied, `include` and `occupied` cell, each piece touching (or linked to) one placed before it; single-cell pieces arriving earlier may build a path to a larger one (not with paths=false: every larger piece must then fit touching the pieces already there). `occupied`: cells counted as taken (a placement being considered)."""
     if max_width is None or max_height is None:
         raise RuleRuntimeError("grid_completable needs max_width= and max_height=")
-    taken = set(_grid(S, zone))
-    taken.update(_cells(occupied))
+    taken = frozenset([*_grid(S, zone), *_cells(occupied)])
     return completable(taken, shapes, int(max_width), int(max_height), blocked, include, links,
                        bool(paths))
+
+
+@builtin(min_args=4, kwargs=("max_width", "max_height", "blocked", "links", "include", "paths",
+                             "first"))
+def grid_completable_anchors(S, zone, shapes, shape, anchors, max_width=None, max_height=None,
+                             blocked=None, links=None, include=None, paths=True, first=False):
+    """grid_completable_anchors(zone, shapes, shape, anchors, max_width=, max_height=, blocked=[], links=[], include=[], paths=true, first=false): the anchors (of `anchors`, in their order) at which a piece of `shape` (its cells relative to the anchor) keeps the grid completable: grid_completable of the same arguments with the piece's cells as `occupied`; with first=true, at most the first such anchor."""
+    if max_width is None or max_height is None:
+        raise RuleRuntimeError("grid_completable_anchors needs max_width= and max_height=")
+    grid = frozenset(_grid(S, zone))
+    offsets = _cells(shape)
+    seq = items(S, anchors)
+    if not seq:
+        return []
+    question = _asked(shapes, int(max_width), int(max_height), blocked, include, links, bool(paths))
+    out = []
+    for anchor in seq:
+        x, y = _cell(anchor)
+        if _answer(grid.union([(x + dx, y + dy) for dx, dy in offsets]), question):
+            out.append(anchor)
+            if first:
+                break
+    return out

@@ -254,3 +254,39 @@ def test_placements_follow_the_grid_when_asked_again(board):
     # an answer handed out is the caller's own list
     grid.grid_placements(S, zone, tile, **asked).clear()
     assert grid.grid_placements(S, zone, tile, **asked) == [(0, -1), (1, -1), (0, 1)]
+
+
+def test_a_piece_moved_off_the_grid_frees_its_cells_and_other_moves_leave_the_grid_alone(board):
+    S, zone, put = board
+    bag = S.lay.zone_index["bag"][()]
+    put("red_blue", (0, 0))
+    put("red", (2, 0))
+    domino, tile = S.zones[zone]
+    assert set(S.grid[zone]) == {(0, 0), (1, 0), (2, 0)}
+    S.move(S.zones[bag][:2], bag, place="top")            # a move elsewhere: the grid stays
+    assert set(S.grid[zone]) == {(0, 0), (1, 0), (2, 0)} and S.zones[zone] == [domino, tile]
+    S.move([domino], bag, place="top")                    # off the grid: both its cells free
+    assert set(S.grid[zone]) == {(2, 0)} and S.zones[bag][0] == domino
+    assert S.loc[domino] == bag and domino not in S.dyn["pos"] and tile in S.dyn["pos"]
+    put("red", (0, 0))                                    # a freed cell takes a piece again
+    assert set(S.grid[zone]) == {(0, 0), (2, 0)}
+
+
+def test_grid_completable_anchors_is_grid_completable_at_each_anchor_in_order(board):
+    from interpreter.builtins import tiling
+    S, zone, put = board
+    put("red", (0, 0))
+    asked = dict(max_width=3, max_height=2)
+    domino = [(0, 0), (1, 0)]
+    to_come = [[(0, 0)], [(0, 0)], [(0, 0)]]
+    anchors = [(1, 0), (2, 0), (0, 1), (1, 1), (-2, 0), (0, -1)]
+    each = [a for a in anchors
+            if tiling.grid_completable(S, zone, to_come, occupied=[(a[0] + dx, a[1] + dy) for dx, dy in domino],
+                                       **asked)]
+    assert each == [(1, 0), (0, 1), (1, 1), (-2, 0), (0, -1)]     # at (2, 0): 4 cells wide
+    assert tiling.grid_completable_anchors(S, zone, to_come, domino, anchors, **asked) == each
+    assert tiling.grid_completable_anchors(S, zone, to_come, domino, anchors[::-1], **asked) == each[::-1]
+    assert tiling.grid_completable_anchors(S, zone, to_come, domino, anchors[1:], first=True, **asked) == [(0, 1)]
+    assert tiling.grid_completable_anchors(S, zone, to_come, domino, [], **asked) == []
+    with pytest.raises(RuleRuntimeError):
+        tiling.grid_completable_anchors(S, zone, to_come, domino, anchors)

@@ -121,3 +121,29 @@ def test_pieces_wider_or_taller_than_the_window_fit_nowhere():
     assert not completable({(0, 0), (3, 0)}, [S1, S1], 3, 3, set(), [])     # 4 wide
     assert not completable({(0, 0), (0, 3)}, [S1, S1], 3, 3, set(), [])     # 4 tall
     assert not completable({(0, 0)}, [S1], 2, 2, set(), [(-2, 1)])         # include too far left
+
+
+def test_a_question_asked_as_lists_or_tuples_gets_the_same_answer():
+    # the parsed question is found again by the arguments' exact text, or else by their content
+    as_lists = [[[0, 0], [1, 0]], [[0, 0]]]
+    as_tuples = (((0, 0), (1, 0)), ((0, 0),))
+    for shapes in (as_lists, as_tuples, as_lists):
+        assert completable({(0, 0)}, shapes, 2, 2, set(), [])
+        assert not completable({(0, 0)}, shapes, 3, 1, set(), [(2, 0)])
+
+
+def test_values_without_an_exact_text_are_still_parsed():
+    class Cell(tuple):  # a tuple subclass: marshal cannot write it, the content still counts
+        pass
+    bridge = [[(0, 0), (2, 0)]]
+    assert completable({(0, 0)}, [S1], 3, 1, {Cell((1, 0))}, [(2, 0)], links=bridge)
+    assert not completable({(0, 0)}, [S1], 3, 1, {Cell((5, 5))}, [(2, 0)], links=bridge)
+
+
+def test_windows_of_different_blocked_cells_are_kept_apart():
+    # one window size, two landscapes: the windows' blocked cells are remembered per landscape
+    for _ in range(2):
+        assert completable({(0, 0)}, [S1, S1], 3, 1, {(1, 0)}, [(2, 0)], links=[[(0, 0), (2, 0)]]) is False
+        assert completable({(0, 0)}, [S1], 3, 1, {(1, 0)}, [(2, 0)], links=[[(0, 0), (2, 0)]])
+        assert completable({(0, 0)}, [S1, S1], 3, 1, {(5, 0)}, [(2, 0)])
+        assert not completable({(0, 0)}, [S1], 3, 1, {(5, 0)}, [(2, 0)])
