@@ -22,6 +22,8 @@ from .vm import SUSPEND
 if TYPE_CHECKING:
     from .state import State
 
+_ready = Pending.ready
+
 
 def start_choice(S: State, th, fr, who, candidates: list, mode: str, low: int, high: int,
                  optional: bool, slot: str, prompt: str | None, prompt_event: list | None, pos,
@@ -36,12 +38,9 @@ def start_choice(S: State, th, fr, who, candidates: list, mode: str, low: int, h
                 break
         else:  # numbers and texts only: the options are the values, each once (build_options)
             player = who if type(who) is Player else PLAYERS[int(who)]
-            pend = Pending(player, "choose", prompt, candidates, 1, 1, False, slot, th.player is not None, pos)
-            pend.prompt_event = prompt_event
-            pend.options = candidates if len(set(candidates)) == n else list(dict.fromkeys(candidates))
-            pend.labels = None
-            pend.recipe = PLAIN_RECIPE
-            th.pending = pend
+            options = candidates if len(set(candidates)) == n else list(dict.fromkeys(candidates))
+            th.pending = _ready(player, "choose", prompt, candidates, options, False, slot,
+                                th.player is not None, pos, prompt_event, PLAIN_RECIPE)
             return SUSPEND
     # An optional choice is asked even with nothing to pick ("pass" only): skipping it would
     # tell everyone that this player holds nothing eligible.
@@ -76,13 +75,9 @@ def start_perform(S: State, th, fr, who, legal: list, optional: bool, slot: str,
             return None
         raise RuleRuntimeError("no action is possible here (add `optional`, or check first)")
     names = [a.name for a in legal]
-    pend = Pending(PLAYERS[int(who)], "perform", prompt, names, 1, 1, optional,
-                   slot, th.player is not None, pos)
-    pend.prompt_event = prompt_event
-    pend.options = names + [PASS] if optional else names[:]
-    pend.labels = None  # made when read (labels_of)
-    pend.recipe = ("perform", legal)
-    th.pending = pend
+    # labels stay None: made when read (labels_of)
+    th.pending = _ready(PLAYERS[int(who)], "perform", prompt, names, names + [PASS] if optional else names[:],
+                        optional, slot, th.player is not None, pos, prompt_event, ("perform", legal))
     return SUSPEND
 
 

@@ -56,6 +56,20 @@ class Pending:
         self.label_key: str | None = None  # the rule's `label` expression, if it gives one
         self.prompt_event: list | None = None  # the prompt as [template, args] (events.py)
 
+    @staticmethod
+    def ready(player, kind: str, prompt, candidates, options: list, optional: bool, var: str,
+              secret: bool, pos, prompt_event, recipe: tuple) -> "Pending":
+        """A single pick whose options are already made (no build_options, no label_key): each
+        slot set once, without __init__'s defaults being overwritten (a decision's hot path)."""
+        p = _new(Pending)
+        p.player, p.kind, p.prompt, p.candidates, p.options = player, kind, prompt, candidates, options
+        p.low = p.high = 1
+        p.optional, p.var, p.secret, p.pos = optional, var, secret, pos
+        p.labels = p.cache = p.label_key = None
+        p.picked = []
+        p.recipe, p.prompt_event = recipe, prompt_event
+        return p
+
     def copy(self) -> "Pending":
         p = _new(Pending)
         p.player, p.kind, p.prompt, p.candidates = self.player, self.kind, self.prompt, self.candidates

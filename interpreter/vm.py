@@ -100,6 +100,7 @@ def run_thread(S: State, th: Thread, base: int) -> int:
     """Run `th` until it suspends, waits, ends the game, or its stack shrinks to `base`."""
     frames = th.frames
     fr = None
+    limits = METER.limits  # set once per decision (run), the same for every call made within it
     try:
         while len(frames) > base:
             fr = frames[-1]
@@ -111,7 +112,6 @@ def run_thread(S: State, th: Thread, base: int) -> int:
                 sig = code[pc](S, th, fr)
             if sig == FRAME:
                 S.steps += 1  # calls count like loop iterations: call trees cannot explode
-                limits = METER.limits
                 if S.steps > limits.steps:
                     calls_exceeded(frames[-1])
                 if len(frames) > limits.depth:
