@@ -446,11 +446,18 @@ class ExprGen:
             short = src
             for name, text in shared:
                 short = _swap(short, text, name)
+            body = self.return_lines(node, sc)
             lines.append("    try:")
             lines += [f"        {name} = {text}" for name, text in _define(shared)]
-            lines += ["    except Exception:", f"        return {src}", f"    return {short}"]
+            if body is None:
+                lines += ["    except Exception:", f"        return {src}", f"    return {short}"]
+            else:
+                lines += ["    except Exception:", *("    " + b for b in body)]
+                for name, text in shared:
+                    body = [_swap(b, text, name) for b in body]
+                lines += body
         else:
-            lines += self.loop_return(node, sc) or [f"    return {src}"]
+            lines += self.return_lines(node, sc) or [f"    return {src}"]
         scope: dict = {}
         try:
             exec(compile_code("\n".join(lines) + "\n", _filename(node.pos), "exec"), self.env, scope)
@@ -461,19 +468,64 @@ class ExprGen:
         self.env[f"_f_{fn.name}"] = f
         return f
 
-    def loop_return(self, node: ast.Node, sc: Scope) -> list[str] | None:
-        """A body `any(xs, x => c)` or `all(xs, x => c)` as a `for` loop that returns (about
-        half the cost of any() over a generator); the same result, the same work counted."""
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                and node.func.id in ("any", "all") and not node.kwargs and len(node.args) == 2
-                and isinstance(node.args[1], ast.Lambda) and node.func.id in REGISTRY
-                and node.func.id not in self.game.functions and not sc.bound(node.func.id)):
+    def return_lines(self, node: ast.Node, sc: Scope) -> list[str] | None:
+        """The body of an expression function as statements, when its value is built by
+        `and`/`or`/`not` around `any(xs, x => …)`/`all(…)`: each any/all is a `for` loop that
+        stops at the answer (about half the cost of any() over a generator). The same operands
+        are evaluated in the same order and the same work is counted. None: a plain `return`."""
+        if not self._has_fold(node):
             return None
+        return [f"    {line}" for line in self._return(node, sc)]
+
+    def _has_fold(self, node: ast.Node) -> bool:
+        if isinstance(node, ast.BoolOp):
+            return self._has_fold(node.left) or self._has_fold(node.right)
+        if isinstance(node, ast.Not):
+            return self._has_fold(node.operand)
+        return self._fold(node) is not None
+
+    def _fold(self, node: ast.Node) -> str | None:
+        """"any" or "all" if `node` is such a call with a lambda (the builtin, not shadowed)."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("any", "all") \
+                and not node.kwargs and len(node.args) == 2 and isinstance(node.args[1], ast.Lambda) \
+                and node.func.id in REGISTRY and node.func.id not in self.game.functions:
+            return node.func.id
+        return None
+
+    def _return(self, node: ast.Node, sc: Scope) -> list[str]:
+        if isinstance(node, ast.BoolOp):  # `a or b`: a if a is true, else b (`and`: the other way)
+            stop = "_r" if node.op == "or" else "not _r"
+            return [*self._value(node.left, "_r", sc), f"if {stop}:", "    return _r",
+                    *self._return(node.right, sc)]
+        if isinstance(node, ast.Not) and self._has_fold(node.operand):
+            return [*self._value(node.operand, "_r", sc), "return not _r"]
+        fold = self._fold(node)
+        if fold is None:
+            return [f"return {self.source(node, sc)}"]
+        v, seq, test = self._fold_parts(node, fold, sc)
+        return [f"for {v} in {seq}:", f"    if {test}:", f"        return {fold == 'any'}",
+                f"return {fold != 'any'}"]
+
+    def _value(self, node: ast.Node, target: str, sc: Scope) -> list[str]:
+        """Statements that set `target` to the value of `node`."""
+        if isinstance(node, ast.BoolOp):
+            stop = target if node.op == "and" else f"not {target}"
+            right = self._value(node.right, target, sc)
+            return [*self._value(node.left, target, sc), f"if {stop}:", *("    " + r for r in right)]
+        if isinstance(node, ast.Not) and self._has_fold(node.operand):
+            return [*self._value(node.operand, target, sc), f"{target} = not {target}"]
+        fold = self._fold(node)
+        if fold is None:
+            return [f"{target} = {self.source(node, sc)}"]
+        v, seq, test = self._fold_parts(node, fold, sc)
+        return [f"{target} = {fold != 'any'}", f"for {v} in {seq}:", f"    if {test}:",
+                f"        {target} = {fold == 'any'}", "        break"]
+
+    def _fold_parts(self, node: ast.Call, fold: str, sc: Scope) -> tuple[str, str, str]:
+        """(variable, counted sequence, test that ends the loop) of an any/all call."""
         seq = _charged(self.items_source(node.args[0], sc))
         v, body = self.lambda_parts(node.args[1], sc, seq)
-        test, found = (f"{body}", "True") if node.func.id == "any" else (f"not ({body})", "False")
-        return [f"    for {v} in {seq}:", f"        if {test}:", f"            return {found}",
-                f"    return {'False' if found == 'True' else 'True'}"]
+        return v, seq, body if fold == "any" else f"not ({body})"
 
     def calm(self, name: str, node: ast.Node, seen: frozenset = frozenset()) -> bool:
         """Does evaluating `node` (the body of function `name`) leave zones, counters, variables

@@ -9,7 +9,9 @@ import pytest
 from interpreter import budget
 from interpreter.errors import RuleRuntimeError
 
-from .helpers import load
+from interpreter.game import Game
+
+from .helpers import load, write_game
 
 GAME = """
 components:
@@ -38,6 +40,12 @@ functions:
   high_card:
     params: [n]
     expr: "any(pile, c => c.rank >= n)"
+  mixed:
+    params: [n]
+    expr: "n or (any(cells, x => x > n) and not all(cells, x => x > 1))"
+  guarded:
+    params: [n]
+    expr: "n > 0 and any(pile, c => c.rank == n) or n"
 flow:
   rounds: 1
   phases:
@@ -46,7 +54,8 @@ flow:
         out = [some_line(0), some_line(1), some_line(2), every_line(0), every_line(1), every_line(2),
                any_truthy([0, 0]), any_truthy([0, 2]), all_truthy([1, 0]), all_truthy([]),
                high_card(3), high_card(4), lines[0][1][0],
-               any(lines[0], l => l[0] + l[1] == 3), all([1, 0], x => x)]
+               any(lines[0], l => l[0] + l[1] == 3), all([1, 0], x => x),
+               mixed(5), mixed(0), mixed(-1), mixed(false), guarded(2), guarded(7), guarded(0)]
         for c in cells:
           seen = seen + [c]
         choose x from cells by 0
@@ -58,7 +67,7 @@ flow:
 def test_loops_give_what_the_builtins_give(tmp_path):
     S = load(tmp_path, GAME).new_game(2, seed=1)
     assert S.vars["out"] == [True, False, False, True, True, True, False, True, False, True,
-                             True, False, 1, True, False]
+                             True, False, 1, True, False, 5, True, -1, True, True, 7, 0]
     assert S.vars["seen"] == [3, 1, 2]
     assert S.option_labels(0) == ["3", "1", "2"]
     S.apply(0, 1)
@@ -67,7 +76,7 @@ def test_loops_give_what_the_builtins_give(tmp_path):
 
 def test_generated_forms(tmp_path):
     env = load(tmp_path, GAME).d.code_env
-    for name in ("some_line", "every_line", "any_truthy", "high_card"):
+    for name in ("some_line", "every_line", "any_truthy", "high_card", "mixed", "guarded"):
         names = env[f"_f_{name}"].__code__.co_names
         assert "any" not in names and "all" not in names  # a loop, no generator
     assert "_index" not in env["_f_some_line"].__code__.co_names  # a cell: a list, indexed directly
@@ -79,11 +88,14 @@ def test_the_same_work_is_counted(tmp_path):
     game.new_game(2, seed=1)
     # the expressions and the loop above visit this many elements and call no counted function
     # (the same number as with any() over a generator and list(_items(...)) before)
-    assert budget.METER.work == 28
+    assert budget.METER.work == 46
 
 
-@pytest.mark.parametrize("limit", [10, 27])
-def test_the_work_limit_stops_the_loop_forms(tmp_path, limit):
+@pytest.mark.parametrize("limit, where", [(10, "out = [some_line(0)"), (42, "for c in cells"),
+                                          (45, "choose x from cells")])
+def test_the_work_limit_stops_the_loop_forms_where_it_did(tmp_path, limit, where):
+    path = write_game(tmp_path, GAME + f"limits: {{work: {limit}}}\n")
     with pytest.raises(RuleRuntimeError) as exc:
-        load(tmp_path, GAME + f"limits: {{work: {limit}}}\n").new_game(2, seed=1)
+        Game.load(path).new_game(2, seed=1)
     assert exc.value.code == "E310"
+    assert where in path.read_text().splitlines()[exc.value.pos.line - 1]
