@@ -662,8 +662,9 @@ class ExprGen:
         src = self.source(node, sc)
         if _CONST.match(src) and type(self.env.get(src)) is list:  # a table: a constant list
             return src
-        if _lists_only(self._table_cells(src)):  # a list out of a table of lists: items() is a count
-            return src
+        if src == "S.players" or _lists_only(self._table_cells(src)):
+            # surely a list (State.players; a cell of a table of lists): items() would only count it
+            return f"(_charge({src}))"
         if _cheap(src) or _VAR.match(src):  # a list (the common case) costs one call, not two
             return f"(_charge({src}) if type({src}) is list else _items(S, {src}))"
         return f"_items(S, {src})"
@@ -845,7 +846,7 @@ _CONST = re.compile(r"_k\d+\Z")  # a constant's name (ExprGen.const)
 _VAR_ITEMS = re.compile(r"\(_charge\((.+)\) if type\(\1\) is list else _items\(S, \1\)\)\Z")  # items_source
 _CHARGED_CONST = re.compile(r"_charge\((_k\d+)\)\Z")  # a constant list, counted
 _CONST_AT = re.compile(r"(_k\d+)\[[^\[\]]+\]\Z")  # a constant list indexed (x_Index)
-_CHARGED_CELL = re.compile(r"_charge\((_k\d+\[[^\[\]]+\])\)\Z")  # such a cell, counted
+_CHARGED_CELL = re.compile(r"\(_charge\((_k\d+\[[^\[\]]+\])\)\)\Z")  # such a cell, counted
 # builtins that always return a new Python list (interpreter/builtins/core.py)
 _LIST_BUILTINS = {"concat", "filter", "map", "unique", "reverse", "shape", "grid_cells", "without",
                   "flatten", "range", "sort"}

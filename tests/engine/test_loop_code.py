@@ -55,7 +55,8 @@ flow:
                any_truthy([0, 0]), any_truthy([0, 2]), all_truthy([1, 0]), all_truthy([]),
                high_card(3), high_card(4), lines[0][1][0],
                any(lines[0], l => l[0] + l[1] == 3), all([1, 0], x => x),
-               mixed(5), mixed(0), mixed(-1), mixed(false), guarded(2), guarded(7), guarded(0)]
+               mixed(5), mixed(0), mixed(-1), mixed(false), guarded(2), guarded(7), guarded(0),
+               count(lines[0]), first(lines[1]), empty(lines[2]), count(players), first(players)]
         for c in cells:
           seen = seen + [c]
         choose x from cells by 0
@@ -67,7 +68,8 @@ flow:
 def test_loops_give_what_the_builtins_give(tmp_path):
     S = load(tmp_path, GAME).new_game(2, seed=1)
     assert S.vars["out"] == [True, False, False, True, True, True, False, True, False, True,
-                             True, False, 1, True, False, 5, True, -1, True, True, 7, 0]
+                             True, False, 1, True, False, 5, True, -1, True, True, 7, 0,
+                             2, [0, 2], True, 2, 0]
     assert S.vars["seen"] == [3, 1, 2]
     assert S.option_labels(0) == ["3", "1", "2"]
     S.apply(0, 1)
@@ -88,11 +90,11 @@ def test_the_same_work_is_counted(tmp_path):
     game.new_game(2, seed=1)
     # the expressions and the loop above visit this many elements and call no counted function
     # (the same number as with any() over a generator and list(_items(...)) before)
-    assert budget.METER.work == 46
+    assert budget.METER.work == 53
 
 
-@pytest.mark.parametrize("limit, where", [(10, "out = [some_line(0)"), (42, "for c in cells"),
-                                          (45, "choose x from cells")])
+@pytest.mark.parametrize("limit, where", [(10, "out = [some_line(0)"), (49, "for c in cells"),
+                                          (52, "choose x from cells")])
 def test_the_work_limit_stops_the_loop_forms_where_it_did(tmp_path, limit, where):
     path = write_game(tmp_path, GAME + f"limits: {{work: {limit}}}\n")
     with pytest.raises(RuleRuntimeError) as exc:
