@@ -5,7 +5,7 @@ anonymously (grouped by where they are and what can be seen of them), and identi
 pieces in the same unordered place are offered once. Labels are made only when someone reads
 them, from what was recorded with the options, so simulations spend nothing on text. The usual
 case, distinct pieces of one zone the chooser sees, needs no grouping key per piece (open_zone);
-look-alikes there (dice of a cup) are grouped by their looks alone, without a cache (open_lookalikes).
+look-alikes there (dice of a cup) are grouped by their looks alone, the zone left out (open_lookalikes).
 """
 from __future__ import annotations
 
@@ -65,12 +65,18 @@ def build_options(S: Any, pend: Pending, L: dict | None = None) -> None:
         _finish(pend, list(dict.fromkeys(candidates)), None, False, False, L)
         return
     viewer = pend.player
+    if type(pend.cache) is Looks:  # a later pick among the look-alikes of one open zone
+        options = pend.cache.firsts(candidates)
+        if options is not None:
+            _finish(pend, options, None, False, pend.cache.zone, L)
+            return
+        pend.cache = None  # a candidate never looked at (not in this game's flow): start again
     if pend.cache is None and type(candidates[0]) is Piece:  # a first pick among pieces
         zone = open_zone(S, candidates, viewer)
         if zone is not None:  # every distinct piece is its own option (no cache: cheap again)
             _finish(pend, list(dict.fromkeys(candidates)), None, False, zone, L)
             return
-        zone, options = open_lookalikes(S, candidates, viewer)
+        zone, options = open_lookalikes(S, pend, candidates, viewer)
         if options is not None:  # look-alikes of one open zone: labelled like open_zone's
             _finish(pend, options, None, False, zone, L)
             return
@@ -137,12 +143,31 @@ def open_zone(S: Any, candidates: list, viewer: Any) -> Any:
     return zone
 
 
-def open_lookalikes(S: Any, candidates: list, viewer: Any) -> tuple:
+class Looks(dict):
+    """piece -> look (open_lookalikes), kept in pend.cache for the later picks of one choice:
+    their candidates are among the first pick's, in the same zone, which has not changed."""
+
+    __slots__ = ("zone",)
+
+    def firsts(self, candidates: list) -> list | None:
+        """The first candidate of each look; None if a candidate was never looked at."""
+        options, looks = [], set()
+        for v in candidates:
+            look = self.get(v)
+            if look is None:
+                return None
+            n = len(looks)
+            looks.add(look)
+            if len(looks) > n:
+                options.append(v)
+        return options
+
+
+def open_lookalikes(S: Any, pend: Pending, candidates: list, viewer: Any) -> tuple:
     """(zone, options) if the candidates are pieces of one unordered zone that the viewer sees
     through the zone's rule, as open_zone asks, some of which may look alike (dice); else
     (None, None). The options are the first candidate of each look, grouped as _piece_key
-    groups them but without the zone, which is the same for all; no cache is kept (nothing is
-    built per piece but its look)."""
+    groups them but without the zone, which is the same for all; the looks are kept (Looks)."""
     loc, lay = S.loc, S.lay
     zone = loc[candidates[0]]
     info = lay.zones[zone]
@@ -150,7 +175,7 @@ def open_lookalikes(S: Any, candidates: list, viewer: Any) -> tuple:
         return None, None
     singular, visible_key, dyn_names = lay.singular, lay.visible_key, lay.dyn_names
     dyn, face, seen = S.dyn, S.face, S.seen
-    options, looks = [], set()
+    options, looks, cache = [], set(), Looks()
     for v in candidates:
         if type(v) is not Piece or loc[v] != zone:
             return None, None
@@ -165,10 +190,13 @@ def open_lookalikes(S: Any, candidates: list, viewer: Any) -> tuple:
                     t = type(x)
                     values.append(_hashable(x) if t is list or t is dict else x)
             look = (visible_key[v], face.get(v), tuple(values), seen.get(v))
+        cache[v] = look
         n = len(looks)
         looks.add(look)
         if len(looks) > n:
             options.append(v)
+    cache.zone = zone
+    pend.cache = cache
     return zone, options
 
 

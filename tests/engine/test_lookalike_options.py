@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from interpreter.game import Game
-from interpreter.options import build_options, labels_of, open_lookalikes
+from interpreter.options import Looks, build_options, labels_of, open_lookalikes
 from interpreter.threads import waiting
 from interpreter.values import Piece
 
@@ -49,6 +50,10 @@ flow:
 """
 
 
+def _pend() -> SimpleNamespace:
+    return SimpleNamespace(cache=None)  # what open_lookalikes uses of a pending decision
+
+
 def _general(S, pend, L: dict):
     """Options and labels of `pend` made by the general path (a grouping key per piece)."""
     ref = pend.copy()
@@ -74,7 +79,7 @@ def test_every_choice_of_random_games_matches_the_general_path(name, players):
                 options, labels = _general(S, pend, dict(th.frames[-1].L))
                 assert (options, labels) == (pend.options, labels_of(S, pend))
                 if type(pend.candidates[0]) is Piece:
-                    zone, found = open_lookalikes(S, pend.candidates, pend.player)
+                    zone, found = open_lookalikes(S, pend.copy(), pend.candidates, pend.player)
                     grouped += found is not None and len(found) < len(set(pend.candidates))
             S.apply(p, rng.randrange(S.option_count(p)))
     if name == "dice_town":
@@ -86,17 +91,34 @@ def test_shortcut_only_for_visible_pieces_of_one_unordered_zone(tmp_path):
     reds = [Piece(p) for p in range(len(S.lay.visible_key)) if S.lay.visible_key[p][1] == "red"]
     blue = next(Piece(p) for p in range(len(S.lay.visible_key)) if S.lay.visible_key[p][1] == "blue")
     S.move(reds + [blue], "table")
-    zone, options = open_lookalikes(S, reds + [blue], 0)
+    pend = _pend()
+    zone, options = open_lookalikes(S, pend, reds + [blue], 0)
     assert zone == "table" and options == [reds[0], blue]  # three red pawns look alike
+    assert pend.cache[reds[2]] == pend.cache[reds[0]] != pend.cache[blue]  # for the later picks
     assert "pips" in S.lay.dyn_names[reds[1]]
     S.dyn["pips"][reds[1]] = 4
-    assert open_lookalikes(S, reds, 0)[1] == [reds[0], reds[1]]  # a changed value sets one apart
+    assert open_lookalikes(S, _pend(), reds, 0)[1] == [reds[0], reds[1]]  # a changed value: apart
     S.dyn["pips"][reds[2]] = [1, 2]  # a list value: made hashable, as the general path does
     S.dyn["pips"][reds[0]] = [1, 2]
-    assert open_lookalikes(S, reds, 0)[1] == [reds[0], reds[1]]
+    assert open_lookalikes(S, _pend(), reds, 0)[1] == [reds[0], reds[1]]
     S.move(reds[:1], "row")
-    assert open_lookalikes(S, reds, 0) == (None, None)  # two zones
-    assert open_lookalikes(S, S.zones["row"], 0) == (None, None)  # ordered: open_zone's case
+    assert open_lookalikes(S, _pend(), reds, 0) == (None, None)  # two zones
+    assert open_lookalikes(S, _pend(), S.zones["row"], 0) == (None, None)  # ordered: open_zone's case
     S.move(reds, "cup:1")
-    assert open_lookalikes(S, reds, 0) == (None, None)  # another player's cup: hidden
-    assert open_lookalikes(S, reds, 1)[0] == "cup:1"
+    assert open_lookalikes(S, _pend(), reds, 0) == (None, None)  # another player's cup: hidden
+    assert open_lookalikes(S, _pend(), reds, 1)[0] == "cup:1"
+
+
+def test_a_later_pick_reuses_the_looks_or_looks_again_when_one_is_missing(tmp_path):
+    S = load(tmp_path, PAWNS).new_game(2, seed=1)
+    pend = waiting(S)[0].pending.copy()
+    cup = list(S.zones["cup:0"])
+    assert type(pend.cache) is Looks and pend.cache.zone == "cup:0" and set(pend.cache) == set(cup)
+    expected = pend.options, labels_of(S, pend)
+    pend.cache[cup[0]] = pend.cache[cup[1]] = ("anything", "alike")
+    build_options(S, pend, {})
+    assert pend.options == cup[:1]  # the kept looks are used as they are
+    del pend.cache[cup[1]]
+    build_options(S, pend, {})
+    assert (pend.options, labels_of(S, pend)) == expected == _general(S, pend, {})
+    assert type(pend.cache) is Looks and set(pend.cache) == set(cup)
