@@ -15,8 +15,9 @@ from .errors import IllegalDecision, RuleRuntimeError
 from .labels import player_label
 from .logs import decision_entry
 from .options import DONE, PASS, PLAIN_RECIPE, build_options, labels_of  # noqa: F401 - re-exported
+from .options import open_recipe, open_zone
 from .threads import Pending, waiting
-from .values import PLAYERS, SEAT, Player
+from .values import PLAYERS, SEAT, Piece, Player
 from .vm import SUSPEND
 
 if TYPE_CHECKING:
@@ -31,16 +32,25 @@ def start_choice(S: State, th, fr, who, candidates: list, mode: str, low: int, h
     if who is None:
         raise RuleRuntimeError("a choice has no player to decide (`by` gave none)")
     n = len(candidates)
-    if mode == "one" and not optional and label_key is None and n:  # the common case, inlined
-        for v in candidates:
-            t = type(v)
-            if t is not int and t is not str:
-                break
-        else:  # numbers and texts only: the options are the values, each once (build_options)
-            player = who if type(who) is Player else PLAYERS[int(who)]
+    if mode == "one" and not optional and n:  # the common cases, made here
+        player = who if type(who) is Player else PLAYERS[int(who)]
+        if type(candidates[0]) is Piece:  # distinct pieces the chooser sees (else: grouped)
+            zone = open_zone(S, candidates, player)
+            recipe = None if zone is None else open_recipe(zone)
+        else:  # numbers and texts only
+            recipe = PLAIN_RECIPE
+            for v in candidates:
+                t = type(v)
+                if t is not int and t is not str:
+                    recipe = None
+                    break
+        if recipe is not None:  # the options are the candidates, each once (as build_options)
             options = candidates if len(set(candidates)) == n else list(dict.fromkeys(candidates))
-            th.pending = _ready(player, "choose", prompt, candidates, options, False, slot,
-                                th.player is not None, pos, prompt_event, PLAIN_RECIPE)
+            if label_key is not None:  # the rule's `label`: evaluated when read, with these locals
+                recipe = recipe[:4] + ((options[:], dict(fr.L)),)
+            pend = th.pending = _ready(player, "choose", prompt, candidates, options, False, slot,
+                                       th.player is not None, pos, prompt_event, recipe)
+            pend.label_key = label_key
             return SUSPEND
     # An optional choice is asked even with nothing to pick ("pass" only): skipping it would
     # tell everyone that this player holds nothing eligible.
