@@ -107,12 +107,16 @@ class Scope:
         self.py: dict[str, str] = {}  # generated-code variables: name -> identifier
         self.pieces: set[str] = set()  # identifiers surely holding a Piece (they iterate a zone)
         self.rows: set[str] = set()  # identifiers surely holding a table row (a dict)
+        self.seqs: set[str] = set()  # identifiers surely holding a list or tuple (a table's cell)
 
     def is_piece(self, ident: str) -> bool:
         return self._marked(ident, "pieces")
 
     def is_row(self, ident: str) -> bool:
         return self._marked(ident, "rows")
+
+    def is_seq(self, ident: str) -> bool:
+        return self._marked(ident, "seqs")
 
     def _marked(self, ident: str, kind: str) -> bool:
         """Whether this scope or an enclosing one lists `ident` in its set `kind`."""
@@ -351,6 +355,8 @@ class ExprGen:
                 return f"{obj}.get({key})"
             if t is list or t is tuple:
                 return f"{obj}[{key}]"
+        if obj.isidentifier() and sc.is_seq(obj):  # surely a list or tuple (mark)
+            return f"{obj}[{key}]"
         if _cheap(obj):  # a variable: a list or tuple (a cell, a row of a table) indexed directly
             return f"({obj}[{key}] if type({obj}) is tuple or type({obj}) is list else _index(S, {obj}, {key}))"
         return f"_index(S, {obj}, {key})"
@@ -440,11 +446,18 @@ class ExprGen:
             short = src
             for name, text in shared:
                 short = _swap(short, text, name)
+            body = self.return_lines(node, sc)
             lines.append("    try:")
             lines += [f"        {name} = {text}" for name, text in _define(shared)]
-            lines += ["    except Exception:", f"        return {src}", f"    return {short}"]
+            if body is None:
+                lines += ["    except Exception:", f"        return {src}", f"    return {short}"]
+            else:
+                lines += ["    except Exception:", *("    " + b for b in body)]
+                for name, text in shared:
+                    body = [_swap(b, text, name) for b in body]
+                lines += body
         else:
-            lines.append(f"    return {src}")
+            lines += self.return_lines(node, sc) or [f"    return {src}"]
         scope: dict = {}
         try:
             exec(compile_code("\n".join(lines) + "\n", _filename(node.pos), "exec"), self.env, scope)
@@ -454,6 +467,65 @@ class ExprGen:
             f = fail
         self.env[f"_f_{fn.name}"] = f
         return f
+
+    def return_lines(self, node: ast.Node, sc: Scope) -> list[str] | None:
+        """The body of an expression function as statements, when its value is built by
+        `and`/`or`/`not` around `any(xs, x => …)`/`all(…)`: each any/all is a `for` loop that
+        stops at the answer (about half the cost of any() over a generator). The same operands
+        are evaluated in the same order and the same work is counted. None: a plain `return`."""
+        if not self._has_fold(node):
+            return None
+        return [f"    {line}" for line in self._return(node, sc)]
+
+    def _has_fold(self, node: ast.Node) -> bool:
+        if isinstance(node, ast.BoolOp):
+            return self._has_fold(node.left) or self._has_fold(node.right)
+        if isinstance(node, ast.Not):
+            return self._has_fold(node.operand)
+        return self._fold(node) is not None
+
+    def _fold(self, node: ast.Node) -> str | None:
+        """"any" or "all" if `node` is such a call with a lambda (the builtin, not shadowed)."""
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("any", "all") \
+                and not node.kwargs and len(node.args) == 2 and isinstance(node.args[1], ast.Lambda) \
+                and node.func.id in REGISTRY and node.func.id not in self.game.functions:
+            return node.func.id
+        return None
+
+    def _return(self, node: ast.Node, sc: Scope) -> list[str]:
+        if isinstance(node, ast.BoolOp):  # `a or b`: a if a is true, else b (`and`: the other way)
+            stop = "_r" if node.op == "or" else "not _r"
+            return [*self._value(node.left, "_r", sc), f"if {stop}:", "    return _r",
+                    *self._return(node.right, sc)]
+        if isinstance(node, ast.Not) and self._has_fold(node.operand):
+            return [*self._value(node.operand, "_r", sc), "return not _r"]
+        fold = self._fold(node)
+        if fold is None:
+            return [f"return {self.source(node, sc)}"]
+        v, seq, test = self._fold_parts(node, fold, sc)
+        return [f"for {v} in {seq}:", f"    if {test}:", f"        return {fold == 'any'}",
+                f"return {fold != 'any'}"]
+
+    def _value(self, node: ast.Node, target: str, sc: Scope) -> list[str]:
+        """Statements that set `target` to the value of `node`."""
+        if isinstance(node, ast.BoolOp):
+            stop = target if node.op == "and" else f"not {target}"
+            right = self._value(node.right, target, sc)
+            return [*self._value(node.left, target, sc), f"if {stop}:", *("    " + r for r in right)]
+        if isinstance(node, ast.Not) and self._has_fold(node.operand):
+            return [*self._value(node.operand, target, sc), f"{target} = not {target}"]
+        fold = self._fold(node)
+        if fold is None:
+            return [f"{target} = {self.source(node, sc)}"]
+        v, seq, test = self._fold_parts(node, fold, sc)
+        return [f"{target} = {fold != 'any'}", f"for {v} in {seq}:", f"    if {test}:",
+                f"        {target} = {fold == 'any'}", "        break"]
+
+    def _fold_parts(self, node: ast.Call, fold: str, sc: Scope) -> tuple[str, str, str]:
+        """(variable, counted sequence, test that ends the loop) of an any/all call."""
+        seq = _charged(self.items_source(node.args[0], sc))
+        v, body = self.lambda_parts(node.args[1], sc, seq)
+        return v, seq, body if fold == "any" else f"not ({body})"
 
     def calm(self, name: str, node: ast.Node, seen: frozenset = frozenset()) -> bool:
         """Does evaluating `node` (the body of function `name`) leave zones, counters, variables
@@ -590,6 +662,9 @@ class ExprGen:
         src = self.source(node, sc)
         if _CONST.match(src) and type(self.env.get(src)) is list:  # a table: a constant list
             return src
+        if src == "S.players" or _lists_only(self._table_cells(src)):
+            # surely a list (State.players; a cell of a table of lists): items() would only count it
+            return f"(_charge({src}))"
         if _cheap(src) or _VAR.match(src):  # a list (the common case) costs one call, not two
             return f"(_charge({src}) if type({src}) is list else _items(S, {src}))"
         return f"_items(S, {src})"
@@ -641,6 +716,17 @@ class ExprGen:
             rows = self.env.get(m.group(1))
             if type(rows) is list and rows and all(type(r) is dict for r in rows):
                 inner.rows.add(ident)
+            return
+        m = _CHARGED_CELL.match(seq)
+        cells = self._table_cells(m.group(1)) if m else None
+        if _lists_only(cells) and all(type(x) is list or type(x) is tuple for c in cells for x in c):
+            inner.seqs.add(ident)
+
+    def _table_cells(self, src: str) -> list | None:
+        """The values `src` can give if it indexes a constant list (`_k1[i]`), else None."""
+        m = _CONST_AT.match(src)
+        table = self.env.get(m.group(1)) if m else None
+        return table if type(table) is list else None
 
     def x_BinOp(self, n, sc):
         a, b = self.source(n.left, sc), self.source(n.right, sc)
@@ -759,6 +845,8 @@ def _cheap(code: str) -> bool:
 _CONST = re.compile(r"_k\d+\Z")  # a constant's name (ExprGen.const)
 _VAR_ITEMS = re.compile(r"\(_charge\((.+)\) if type\(\1\) is list else _items\(S, \1\)\)\Z")  # items_source
 _CHARGED_CONST = re.compile(r"_charge\((_k\d+)\)\Z")  # a constant list, counted
+_CONST_AT = re.compile(r"(_k\d+)\[[^\[\]]+\]\Z")  # a constant list indexed (x_Index)
+_CHARGED_CELL = re.compile(r"\(_charge\((_k\d+\[[^\[\]]+\])\)\)\Z")  # such a cell, counted
 # builtins that always return a new Python list (interpreter/builtins/core.py)
 _LIST_BUILTINS = {"concat", "filter", "map", "unique", "reverse", "shape", "grid_cells", "without",
                   "flatten", "range", "sort"}
@@ -778,6 +866,11 @@ def _counted(seq: str) -> bool:
 def _charged(seq: str) -> str:
     """Code iterating `seq`, its length counted against the `work` limit (`_items` counts itself)."""
     return seq if _counted(seq) else f"_charge({seq})"
+
+
+def _lists_only(values: list | None) -> bool:
+    """A non-empty list of Python lists (so each, iterated, is counted by its length)."""
+    return bool(values) and all(type(v) is list for v in values)
 
 
 def _filename(pos: Pos) -> str:

@@ -161,6 +161,20 @@ class _ProcCtx:
         self.proc.code[at] = _jump(target)
 
 
+def _copy_items(target: str, src: str) -> str:
+    """Source for `target = list(_items(S, src))` that copies a list without calling items():
+    its length is counted as work and checked against the limit as items() does (over it,
+    `_charge([])` raises the same E310)."""
+    return (f"{target} = {src}\n"
+            f"if type({target}) is list:\n"
+            f"    _METER.work += len({target})\n"
+            f"    if _METER.work > _METER.limits.work:\n"
+            f"        _charge([])\n"
+            f"    {target} = {target}[:]\n"
+            f"else:\n"
+            f"    {target} = list(_items(S, {target}))")
+
+
 def make_instruction(body: str, pos: Pos, env: dict) -> Callable:
     """Compile `def ins(S, th, fr): L = fr.L; <body>`; keeps the body for fusing."""
     src = "def _ins(S, th, fr):\n    L = fr.L\n" + textwrap.indent(body, "    ") + "\n"
@@ -623,7 +637,8 @@ class Compiler:
         k = next(self.uniq)
         if kind == "for":
             _, first, test, seq, var, body, _pos = shape
-            out += [f"_k = {first + 1}", f"for _sv{k} in list(_items(S, {seq})):", f"    _k = {test + 1}"]
+            out += [f"_k = {first + 1}", *_copy_items(f"_sq{k}", seq).splitlines(),
+                    f"for _sv{k} in _sq{k}:", f"    _k = {test + 1}"]
             out += budget + [f"    L[{var!r}] = _sv{k}"]
         elif kind == "while":
             _, test, cond, body, _pos = shape
@@ -851,7 +866,7 @@ class Compiler:
             label_key = f"{ctx.proc.name}@{n.pos.line}:{n.pos.col}"
             self.game.label_fns[label_key] = (self._label_function(n.label, ctx), slot)
         if where is None:
-            lines = [f"_c = list(_items(S, {source}))"]
+            lines = [_copy_items("_c", source)]
         else:
             lines = ["_c = []", f"for _w in _items(S, {source}):", f"    L[{slot!r}] = _w",
                      f"    if {where}:", "        _c.append(_w)"]
@@ -1083,7 +1098,7 @@ class Compiler:
         seq_slot, i_slot, var = f"$seq{k}", f"$i{k}", n.var
         ctx.scope.names[var] = var
 
-        first = ctx.emit_code(f"L[{seq_slot!r}] = list(_items(S, {it_src}))\nL[{i_slot!r}] = 0", n.pos,
+        first = ctx.emit_code(f"{_copy_items('_cl', it_src)}\nL[{seq_slot!r}] = _cl\nL[{i_slot!r}] = 0", n.pos,
                               self.gen.env)
         head = ctx.here()
         test = ctx.emit_control(None, n.pos)
