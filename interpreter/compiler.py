@@ -162,17 +162,10 @@ class _ProcCtx:
 
 
 def _copy_items(target: str, src: str) -> str:
-    """Source for `target = list(_items(S, src))` that copies a list without calling items():
-    its length is counted as work and checked against the limit as items() does (over it,
-    `_charge([])` raises the same E310)."""
+    """Source for `target = list(_items(S, src))` that copies a list without calling items()
+    (its length counted as work by _charge, as items() counts it)."""
     return (f"{target} = {src}\n"
-            f"if type({target}) is list:\n"
-            f"    _METER.work += len({target})\n"
-            f"    if _METER.work > _METER.limits.work:\n"
-            f"        _charge([])\n"
-            f"    {target} = {target}[:]\n"
-            f"else:\n"
-            f"    {target} = list(_items(S, {target}))")
+            f"{target} = _charge({target})[:] if type({target}) is list else list(_items(S, {target}))")
 
 
 def make_instruction(body: str, pos: Pos, env: dict) -> Callable:

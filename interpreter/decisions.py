@@ -14,10 +14,9 @@ from . import vm as _vm  # module import (not `from .vm import run` per call: a 
 from .errors import IllegalDecision, RuleRuntimeError
 from .labels import player_label
 from .logs import decision_entry
-from .options import DONE, PASS, PLAIN_RECIPE, build_options, labels_of  # noqa: F401 - re-exported
-from .options import open_recipe, open_zone
+from .options import DONE, PASS, build_options, labels_of, single_pick  # noqa: F401 - re-exported
 from .threads import Pending, waiting
-from .values import PLAYERS, SEAT, Piece, Player
+from .values import PLAYERS, SEAT, Player
 from .vm import SUSPEND
 
 if TYPE_CHECKING:
@@ -34,23 +33,10 @@ def start_choice(S: State, th, fr, who, candidates: list, mode: str, low: int, h
     n = len(candidates)
     if mode == "one" and not optional and n:  # the common cases, made here
         player = who if type(who) is Player else PLAYERS[int(who)]
-        if type(candidates[0]) is Piece:  # distinct pieces the chooser sees (else: grouped)
-            zone = open_zone(S, candidates, player)
-            recipe = None if zone is None else open_recipe(zone)
-        else:  # numbers and texts only
-            recipe = PLAIN_RECIPE
-            for v in candidates:
-                t = type(v)
-                if t is not int and t is not str:
-                    recipe = None
-                    break
-        if recipe is not None:  # the options are the candidates, each once (as build_options)
-            options = candidates if len(set(candidates)) == n else list(dict.fromkeys(candidates))
-            if label_key is not None:  # the rule's `label`: evaluated when read, with these locals
-                recipe = recipe[:4] + ((options[:], dict(fr.L)),)
-            pend = th.pending = _ready(player, "choose", prompt, candidates, options, False, slot,
-                                       th.player is not None, pos, prompt_event, recipe)
-            pend.label_key = label_key
+        made = single_pick(S, candidates, player, label_key, fr.L)
+        if made is not None:
+            th.pending = _ready(player, "choose", prompt, candidates, made[0], False, slot,
+                                th.player is not None, pos, prompt_event, made[1], label_key)
             return SUSPEND
     # An optional choice is asked even with nothing to pick ("pass" only): skipping it would
     # tell everyone that this player holds nothing eligible.
@@ -87,7 +73,7 @@ def start_perform(S: State, th, fr, who, legal: list, optional: bool, slot: str,
     names = [a.name for a in legal]
     # labels stay None: made when read (labels_of)
     th.pending = _ready(PLAYERS[int(who)], "perform", prompt, names, names + [PASS] if optional else names[:],
-                        optional, slot, th.player is not None, pos, prompt_event, ("perform", legal))
+                        optional, slot, th.player is not None, pos, prompt_event, ("perform", legal), None)
     return SUSPEND
 
 

@@ -52,11 +52,7 @@ def build_options(S: Any, pend: Pending, L: dict | None = None) -> None:
     (by itself too when no other piece has the same item, owner and component). The parts of the
     key that never change are fixed in the layout."""
     candidates = pend.candidates
-    for v in candidates:
-        t = type(v)
-        if t is not int and t is not str:
-            break
-    else:  # only numbers and texts (the common case): no keys, labels are the values as text
+    if _plain_values(candidates):  # only numbers and texts (the common case): no keys, labels are the values as text
         if pend.kind == "choose" and not pend.optional and pend.label_key is None:
             pend.options = list(dict.fromkeys(candidates))  # _finish, inlined for this case
             pend.labels = None
@@ -118,12 +114,38 @@ def build_options(S: Any, pend: Pending, L: dict | None = None) -> None:
     _finish(pend, options, entries, has_pieces and len(zone_set) > 1, has_pieces, L)
 
 
+def single_pick(S: Any, candidates: list, viewer: Any, label_key: str | None, L: dict) -> tuple | None:
+    """(options, recipe) of a single, non-optional pick among candidates that are each their own
+    option: numbers and texts shown as themselves, or pieces of one zone the viewer sees
+    (open_zone) — build_options' usual cases, made without a Pending. None: not such a pick."""
+    if type(candidates[0]) is Piece:
+        zone = open_zone(S, candidates, viewer)
+        if zone is None:
+            return None
+    elif _plain_values(candidates):
+        zone = False
+    else:
+        return None
+    options = candidates if len(set(candidates)) == len(candidates) else list(dict.fromkeys(candidates))
+    custom = None if label_key is None else (options[:], dict(L))  # as _finish records it
+    return options, (False, None, None, zone, custom)
+
+
+def _plain_values(candidates: list) -> bool:
+    """Whether every candidate is a number or a text."""
+    for v in candidates:
+        t = type(v)
+        if t is not int and t is not str:
+            return False
+    return True
+
+
 def open_zone(S: Any, candidates: list, viewer: Any) -> Any:
     """The zone of the candidates if they are pieces of one zone, all seen by the viewer through
     the zone's rule (face up, or face down too), and none of them can look like another piece
     (the zone is ordered, or no other piece has the same item, owner and component); else None.
     Then every distinct candidate is its own option, and its label needs nothing recorded but
-    that zone (open_recipe): the common case, made without a grouping key per piece."""
+    that zone (the recipe's has_pieces): the common case, made without a grouping key per piece."""
     loc, lay = S.loc, S.lay
     first = candidates[0]
     zone = loc[first]
@@ -174,23 +196,12 @@ def open_lookalikes(S: Any, pend: Pending, candidates: list, viewer: Any) -> tup
     info = lay.zones[zone]
     if info.custom is not None or info.ordered or not _sees(S, info, candidates, viewer):
         return None, None
-    singular, visible_key, dyn_names = lay.singular, lay.visible_key, lay.dyn_names
-    dyn, face, seen = S.dyn, S.face, S.seen
+    singular = lay.singular
     options, looks, cache = [], set(), Looks()
     for v in candidates:
         if type(v) is not Piece or loc[v] != zone:
             return None, None
-        if singular[v]:
-            look: Any = v
-        else:  # _visible_key's parts, but the zone
-            values = []
-            for a in dyn_names[v]:
-                d = dyn.get(a)
-                if d is not None:
-                    x = d.get(v)
-                    t = type(x)
-                    values.append(_hashable(x) if t is list or t is dict else x)
-            look = (visible_key[v], face.get(v), tuple(values), seen.get(v))
+        look = v if singular[v] else _look(S, v)
         cache[v] = look
         n = len(looks)
         looks.add(look)
@@ -221,13 +232,6 @@ def _all_face_up(S: Any, candidates: list) -> bool:
         if not (face_up[v] if up is None else up):
             return False
     return True
-
-
-def open_recipe(zone: Any) -> tuple:
-    """How to label the options found by open_zone (each a visible piece of `zone`): the
-    entries are made from the options when read (labels_of), so that nothing is built per piece
-    for simulations."""
-    return (False, None, None, zone, None)
 
 
 def _pieces_only(S: Any, pend: Pending, candidates: list, viewer: Any, L: dict | None) -> bool:
@@ -321,6 +325,12 @@ def _piece_key(S: Any, p: Piece, zone: Any, viewer: Any) -> tuple:
 
 def _visible_key(S: Any, p: Piece, zone: Any) -> tuple:
     """The grouping key of a visible piece that other pieces may look like."""
+    return ("v", zone) + _look(S, p)
+
+
+def _look(S: Any, p: Piece) -> tuple:
+    """What can be seen of a piece, wherever it is: its fixed key, face, changing values and who
+    has seen it."""
     lay = S.lay
     dyn = S.dyn
     values = []
@@ -330,7 +340,7 @@ def _visible_key(S: Any, p: Piece, zone: Any) -> tuple:
             v = d.get(p)
             t = type(v)
             values.append(_hashable(v) if t is list or t is dict else v)  # maps, lists too
-    return ("v", zone, lay.visible_key[p], S.face.get(p), tuple(values), S.seen.get(p))
+    return (lay.visible_key[p], S.face.get(p), tuple(values), S.seen.get(p))
 
 
 def _custom_labels(S: Any, pend: Pending, values: list, L: dict) -> list:
@@ -361,7 +371,7 @@ def labels_of(S: Any, pend: Pending) -> list:
         pend.labels = labels
         return labels
     values = pend.options[:-1] if tail is not None else pend.options
-    if entries is None and has_pieces:  # open_recipe: visible pieces of one zone
+    if entries is None and has_pieces:  # visible pieces of one zone (open_zone)
         entries = [(v, True, has_pieces) for v in values]
     elif entries is None:
         labels = [str(v) for v in values]

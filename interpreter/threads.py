@@ -58,14 +58,15 @@ class Pending:
 
     @staticmethod
     def ready(player, kind: str, prompt, candidates, options: list, optional: bool, var: str,
-              secret: bool, pos, prompt_event, recipe: tuple) -> "Pending":
-        """A single pick whose options are already made (no build_options, no label_key): each
-        slot set once, without __init__'s defaults being overwritten (a decision's hot path)."""
+              secret: bool, pos, prompt_event, recipe: tuple, label_key: str | None) -> "Pending":
+        """A single pick whose options are already made (no build_options): each slot set
+        once, without __init__'s defaults being overwritten (a decision's hot path)."""
         p = _new(Pending)
         p.player, p.kind, p.prompt, p.candidates, p.options = player, kind, prompt, candidates, options
         p.low = p.high = 1
         p.optional, p.var, p.secret, p.pos = optional, var, secret, pos
-        p.labels = p.cache = p.label_key = None
+        p.labels = p.cache = None
+        p.label_key = label_key
         p.picked = []
         p.recipe, p.prompt_event = recipe, prompt_event
         return p

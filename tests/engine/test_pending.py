@@ -16,13 +16,13 @@ def test_ready_equals_init_then_build_options_for_a_plain_choice():
     made.prompt_event = ["pick", []]
     build_options(None, made, {})
     ready = Pending.ready(PLAYERS[1], "choose", "pick", [3, 1, 2], [3, 1, 2], False, "c", True, None,
-                          ["pick", []], PLAIN_RECIPE)
+                          ["pick", []], PLAIN_RECIPE, None)
     assert _slots(ready) == _slots(made)
 
 
 def test_ready_sets_every_slot_and_copies_own_their_picks():
     p = Pending.ready(PLAYERS[0], "perform", None, ["a", "b"], ["a", "b", "\x00pass"], True, "act",
-                      False, None, None, ("perform", []))
+                      False, None, None, ("perform", []), None)
     q = p.copy()
     assert _slots(q) == _slots(p)
     q.picked.append("a")
