@@ -164,6 +164,12 @@ class LoadCache:
             self.flow_warnings = _warnings_from(data.get("flow_warnings"))
         self._verdicts = self._verdict()
 
+    def keep_codes(self) -> None:
+        """Keep every code object of the last load, used by this load or not (a load that
+        compiles only what it runs must not forget the rest)."""
+        if self.codes is not None:
+            self.codes.update(self.codes.earlier)
+
     def _verdict(self) -> tuple:
         warnings = self.flow_warnings
         return (self.schema_ok, None if warnings is None else [(w.message, w.pos, w.code) for w in warnings])
