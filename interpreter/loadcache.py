@@ -13,7 +13,9 @@ records them in `$XDG_CACHE_HOME/rulebook` (default `~/.cache/rulebook`):
 * that the information-flow check passed (likewise), with the warnings it gave (E246);
 * the code object of every piece of generated Python, marshalled, by its source text
   (interpreter/pycode.py): the same source compiles to the same code, renamed to the rule
-  position it is compiled for, so an edit elsewhere does not make it stale.
+  position it is compiled for, so an edit elsewhere does not make it stale. A load for checking
+  only (`rulebook validate`) compiles nothing it does not run: it keeps the code the last load
+  that compiled left (see keep_codes), so a later play still finds it.
 
 The trees are kept under a hash of the engine's own source (every file of the `interpreter`
 package, the grammar, the schemas), the versions of Python and of the packages installed beside

@@ -94,19 +94,27 @@ def test_a_check_only_load_finds_the_same_errors(tmp_path, monkeypatch):
     assert all(f"{path}:" in e for e in found)
 
 
-def test_after_a_check_only_load_a_runtime_error_names_the_rule(tmp_path, cache_home, monkeypatch):
-    path = tmp_path / "game.yaml"
-    path.write_text(FAILS_IN_PLAY, encoding="utf-8")
-    monkeypatch.setenv("RULEBOOK_CACHE", "0")
+def _checked_then_played(path, monkeypatch) -> str:
     from interpreter.errors import RuleRuntimeError
     from interpreter.game import Game
 
     S = Game(load_game(path, check_only=True)).new_game(2, {}, 1)
-    with pytest.raises(RuleRuntimeError) as info:
+    with pytest.raises(RuleRuntimeError) as info:  # scoring, when the second player has chosen
         while True:
             S.apply(S.current_players()[0], 0)
-    assert str(info.value) == _runtime_error(path, monkeypatch, "0")
-    assert f"{path}:13:" in str(info.value)
+    return str(info.value)
+
+
+def test_after_a_check_only_load_a_runtime_error_names_the_rule(tmp_path, cache_home, monkeypatch):
+    """Also when the cache holds the code from before an edit that moved the rule."""
+    path = tmp_path / "game.yaml"
+    path.write_text(FAILS_IN_PLAY, encoding="utf-8")
+    first = _runtime_error(path, monkeypatch, "1")  # a play: the cache holds the compiled code
+    assert f"{path}:13:" in first
+    assert _checked_then_played(path, monkeypatch) == first
+    path.write_text("# moved\n# down\n" + FAILS_IN_PLAY, encoding="utf-8")
+    moved = _checked_then_played(path, monkeypatch)
+    assert f"{path}:15:" in moved and moved == _runtime_error(path, monkeypatch, "0")
 
 
 def _rulebook(*args: str, cache: str) -> str:
