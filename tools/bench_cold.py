@@ -4,10 +4,11 @@ another checkout (e.g. the commit a branch started from), run alternately.
     git worktree add /tmp/base <commit>
     python tools/bench_cold.py --base /tmp/base [--runs 15] [--file rules/dogs_day/game.yaml] [--json out.json]
 
-Each run is `python -m interpreter validate FILE` in a new process, with the checkout first on
-PYTHONPATH and its own copy of FILE. Bytecode is written (to a private PYTHONPYCACHEPREFIX, so a
-read-only checkout works too) and one warm-up run per side fills it, so what is measured is what a
-user sees on the second and later runs: a fresh process with compiled modules on disk. Four
+Each run is `python -m interpreter validate FILE` (with `--command play`: `play FILE --seed 1
+--quiet`, one random game) in a new process, with the checkout first on PYTHONPATH and its own
+copy of FILE. Bytecode is written (to a private PYTHONPYCACHEPREFIX, so a read-only checkout
+works too) and one warm-up run per side fills it, so what is measured is what a user sees on the
+second and later runs: a fresh process with compiled modules on disk. Four
 settings, each measured for both engines (`base …` is the other checkout in the same setting):
 
 * `cache`: the load cache (interpreter/loadcache.py) holds this file: any later validate of an
@@ -50,20 +51,24 @@ def _env(root: Path, pycache: str, cache_home: str, use_cache: bool) -> dict:
     return env
 
 
-def _run(root: Path, file: str, env: dict, edit: Path | None = None) -> tuple[float, float]:
-    """(cpu seconds, wall seconds) of one validate in a new process (of `edit`, changed first,
-    instead of `file` when given)."""
+COMMANDS = {"validate": ["validate"], "play": ["play", "--seed", "1", "--quiet"]}
+
+
+def _run(root: Path, file: str, env: dict, edit: Path | None = None, command: str = "validate") -> tuple[float, float]:
+    """(cpu seconds, wall seconds) of one `rulebook <command>` in a new process (of `edit`,
+    changed first, instead of `file` when given)."""
     if edit is not None:
         edit.write_text(f"# edit {next(_EDITS)}\n" + (root / file).read_text(encoding="utf-8"), encoding="utf-8")
         file = str(edit)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "interpreter", "validate", file], cwd=root, env=env,
+    done = subprocess.run([sys.executable, "-m", "interpreter", *COMMANDS[command][:1], file, *COMMANDS[command][1:]],
+                          cwd=root, env=env,
                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
-        raise SystemExit(f"validate failed in {root}: {done.stderr.strip()}")
+        raise SystemExit(f"{command} failed in {root}: {done.stderr.strip()}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return cpu, wall
 
@@ -76,7 +81,7 @@ def _fresh(env: dict) -> dict:
 SETTINGS = ("cache", "edited", "no cache", "empty")
 
 
-def measure(base: Path, file: str, runs: int) -> dict:
+def measure(base: Path, file: str, runs: int, command: str = "validate") -> dict:
     pycache = tempfile.mkdtemp(prefix="rulebook-bench-pyc-")
     cache_home = tempfile.mkdtemp(prefix="rulebook-bench-cache-")
     sides = {}
@@ -88,19 +93,19 @@ def measure(base: Path, file: str, runs: int) -> dict:
         sides[prefix + "no cache"] = (root, _env(root, pycache, cache_home, False), None)
         sides[prefix + "empty"] = (root, cached, None)
     for root, env, edit in sides.values():  # bytecode, Lark's grammar cache, the load cache
-        _run(root, file, env, edit)
+        _run(root, file, env, edit, command)
     load_before = os.getloadavg()
     times: dict[str, list] = {name: [] for name in sides}
     for _ in range(runs):
         for name, (root, env, edit) in sides.items():
-            times[name].append(_run(root, file, _fresh(env) if name.endswith("empty") else env, edit))
+            times[name].append(_run(root, file, _fresh(env) if name.endswith("empty") else env, edit, command))
     load_after = os.getloadavg()
     shutil.rmtree(cache_home, ignore_errors=True)
     shutil.rmtree(pycache, ignore_errors=True)
     for _, _, edit in sides.values():
         if edit is not None:
             shutil.rmtree(edit.parent, ignore_errors=True)
-    out: dict = {"file": file, "runs": runs, "load_before": [round(x, 2) for x in load_before],
+    out: dict = {"command": command, "file": file, "runs": runs, "load_before": [round(x, 2) for x in load_before],
                  "load_after": [round(x, 2) for x in load_after], "sides": {}}
     for name, samples in times.items():
         cpu = [c for c, _ in samples]
@@ -120,9 +125,11 @@ def main() -> None:
     ap.add_argument("--file", default="rules/dogs_day/game.yaml", help="rule file, relative to each checkout")
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--json", dest="json_out", type=Path)
+    ap.add_argument("--command", choices=sorted(COMMANDS), default="validate",
+                    help="what each process runs (play: one game, seed 1, random agents, quiet)")
     args = ap.parse_args()
-    result = measure(args.base.resolve(), args.file, args.runs)
-    print(f"cold `rulebook validate {args.file}`, {args.runs} runs per side, alternating")
+    result = measure(args.base.resolve(), args.file, args.runs, args.command)
+    print(f"cold `rulebook {args.command} {args.file}`, {args.runs} runs per side, alternating")
     print(f"load average before {result['load_before']}, after {result['load_after']}")
     print(f"{'side':<15} {'CPU median':>11} {'CPU min':>9} {'wall median':>12} {'wall min':>9} "
           f"{'CPU ÷ base':>11} {'wall ÷ base':>12}")
