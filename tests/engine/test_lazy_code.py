@@ -140,3 +140,26 @@ def test_validate_then_play_in_new_processes(tmp_path):
     assert "ok:" in _rulebook("validate", str(DOGS), cache=cache)
     assert read_cache_file(written)["codes"] == codes
     assert _rulebook(*play, cache=cache) == fresh
+
+
+def test_validate_still_reports_code_python_refuses(tmp_path, monkeypatch):
+    """A rule nested more deeply than Python compiles (allowed by a raised `nesting` limit) is
+    an E299 error at load; validate, which compiles almost nothing, still reports it."""
+    from click.testing import CliRunner
+
+    from interpreter.cli import main
+
+    monkeypatch.setenv("RULEBOOK_CACHE", "0")
+    path = tmp_path / "game.yaml"
+    deep = "+".join(["points[player]"] * 300)
+    path.write_text(FAILS_IN_PLAY.replace(
+        "scoring:", f'functions:\n  f:\n    params: []\n    expr: "{deep}"\nscoring:'), encoding="utf-8")
+    from interpreter.budget import clear_cli_limits
+
+    try:
+        validated = CliRunner().invoke(main, ["--limit", "nesting=1000", "validate", str(path)])
+        played = CliRunner().invoke(main, ["--limit", "nesting=1000", "play", str(path), "--quiet"])
+    finally:
+        clear_cli_limits()  # the limit set by the command line must not outlive this test
+    assert validated.exit_code == played.exit_code == 1
+    assert "[E299]" in validated.output and validated.output == played.output
