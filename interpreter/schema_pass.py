@@ -10,9 +10,11 @@ of Draft 2020-12 that the engine's schemas use into nested closures, once per sc
   keyword it does not implement, anything that raises): ask jsonschema.
 
 Each keyword does exactly what jsonschema 4's does (types with booleans apart from numbers and
-integral floats as integers, `enum`/`const` equality with True ≠ 1 also inside lists, `pattern` by re.search,
-uniqueItems by schema_check's canonical JSON). tests/test_schema_pass.py checks that both agree
-on every rule and fixture file and on many broken variants of them.
+integral floats as integers, `enum`/`const` equality with True ≠ 1 also inside lists, `pattern`
+by re.search, uniqueItems by schema_check's canonical JSON). A keyword not listed here (`$id`
+included: it would move what `$ref` points at) makes the whole schema "not sure".
+tests/test_schema_pass.py checks that both agree on every rule and fixture file and on many
+broken variants of them.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from typing import Any, Callable
 Check = Callable[[Any], bool]
 
 # Keywords that do not constrain a value (annotations, and the engine's own messages).
-_NOTES = {"$schema", "$id", "$comment", "$defs", "title", "description", "examples", "default",
+_NOTES = {"$schema", "$comment", "$defs", "title", "description", "examples", "default",
           "deprecated", "x-error", "x-at"}
 
 
@@ -51,7 +53,7 @@ _COMPILED: dict[int, tuple[Any, Check | None]] = {}
 
 
 def _compiled(schema: Any) -> Check | None:
-    """The check of a root schema (kept while the schema object lives), None if unsupported."""
+    """The check of a root schema (compiled once, kept with it), None if unsupported."""
     kept = _COMPILED.get(id(schema))
     if kept is not None and kept[0] is schema:
         return kept[1]
