@@ -29,20 +29,21 @@ class StartTemplate:
     """A game at its first decision. The expression budget is kept as the setup left it, so
     what runs next counts the same."""
 
-    __slots__ = ("state", "work", "steps")
+    __slots__ = ("state", "work", "steps", "limits")
 
     def __init__(self, S: Any):
         self.state = S.clone()
         self.work = METER.work
         self.steps = S.steps
+        self.limits = S.game.limits
 
     def copy(self, rng: Rng, seed: int) -> Any:
         S = self.state.clone()
         S.seed = seed
         S.rng = rng
         S.steps = self.steps
-        METER.start(S.game.limits)
-        METER.work = self.work
+        m = METER  # METER.start, inlined, then the setup's count
+        m.work, m.limits, m.nest = self.work, self.limits, 0
         return S
 
 
