@@ -21,7 +21,7 @@ from .model import GameDef
 from .options import labels_of
 from .rng import Rng
 from .threads import Frame, Pending, Thread, deciders_of, waiting
-from .values import PLAYERS, SEAT, ZoneRef, decode, encode
+from .values import PLAYERS, ZoneRef, decode, encode
 
 _take = _decisions.take
 _apply_decision = _decisions.apply_decision
@@ -197,13 +197,8 @@ class State:
         s.counters = self.counters.copy()
         s.vars = self.vars.copy()
         threads = self.threads
-        if len(threads) == 1:  # one flow: its index is made here, cheaper than rebuilt later
-            t = threads[0].copy()
-            s.threads = [t]
-            s.deciders = {SEAT[t.pending.player]: t} if t.status == "choose" else None
-        else:
-            s.threads = [t.copy() for t in threads]
-            s.deciders = None  # rebuilt when first needed (threads.waiting)
+        s.threads = [threads[0].copy()] if len(threads) == 1 else [t.copy() for t in threads]
+        s.deciders = None  # rebuilt when first needed (threads.waiting)
         s.next_tid = self.next_tid
         s.log = self.log[:]
         s.history = self.history[:]

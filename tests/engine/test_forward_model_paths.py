@@ -1,6 +1,6 @@
-"""The forward model's own shortcuts (state.py) against the general forms they stand for:
-a clone's decider index made at once, apply's inline checks, legal_actions' copied lists, and
-the scoring loop's checks."""
+"""The forward model's own shortcuts (state.py, starts.py) against the general forms they stand
+for: a prepared start's decider index made at once, apply's inline checks, legal_actions'
+copied lists, and the scoring loop's checks."""
 from __future__ import annotations
 
 import random
@@ -21,23 +21,25 @@ def _game(name: str) -> Game:
 
 
 @pytest.mark.parametrize("name", ["tic_tac_toe", "kuhn_poker", "goofspiel", "liars_dice"])
-def test_a_clone_s_decider_index_is_the_one_its_threads_give(name):
-    game, rng = _game(name), random.Random(3)
-    for seed in range(15):
-        S = game.new_game(2, None, seed)
-        while True:
-            C = S.clone()
-            if C.deciders is not None:  # made at once (one flow): the index of its own threads
-                assert C.deciders == deciders_of(C.threads)
-                assert all(th in C.threads and th not in S.threads for th in C.deciders.values())
-            assert C.current_players() == S.current_players()
-            if S.is_terminal():
-                break
+def test_a_start_s_decider_index_is_the_one_its_threads_give(name):
+    """A game copied from a prepared start gets its decider index at once: the index its own
+    threads give (never the kept start's threads), and it plays on as the setup's game."""
+    game, fresh, rng = _game(name), _game(name), random.Random(3)
+    fresh.keep_starts(False)
+    for seed in list(range(12)) * 2:  # the second time round, most starts are copies
+        S, F = game.new_game(2, None, seed), fresh.new_game(2, None, seed)
+        if S.deciders is not None:
+            assert S.deciders == deciders_of(S.threads)
+            assert all(any(th is t for t in S.threads) for th in S.deciders.values())
+        while not S.is_terminal():
             p = S.current_players()[0]
+            assert S.legal_actions(p) == F.legal_actions(p)
             i = rng.randrange(S.option_count(p))
             S.apply(p, i)
-            C.apply(p, i)
-            assert C.to_json() == S.to_json()
+            F.apply(p, i)
+        assert S.to_json() == F.to_json()
+    starts = game._starts[(2, None, True)]
+    assert starts.closed or starts.count > 0
 
 
 def test_apply_checks_an_index_as_before():
