@@ -194,6 +194,7 @@ def profile(game_name: str, games: int, top: int) -> str:
     prof.disable()
     stats = pstats.Stats(prof)
     total = sum(row[2] for row in stats.stats.values())  # own time of every function
+    calls = sum(row[1] for row in stats.stats.values())  # every call, recursive ones included
     by_module: dict[str, float] = {}
     for (filename, _line, _name), row in stats.stats.items():
         path = Path(filename)
@@ -204,7 +205,8 @@ def profile(game_name: str, games: int, top: int) -> str:
                   ".yaml:" in filename else
                   "benchmark loop + random" if path.name in ("bench_peers.py", "random.py") else path.name)
         by_module[module] = by_module.get(module, 0.0) + row[2]
-    lines = [f"{game_name}: {games} random games, {total:.3f} s own time under cProfile", "",
+    lines = [f"{game_name}: {games} random games, {total:.3f} s own time under cProfile, "
+             f"{calls / games:.1f} calls per game (the benchmark's own loop and Random included)", "",
              "| module | share of own time |", "| --- | --- |"]
     for module, t in sorted(by_module.items(), key=lambda kv: -kv[1])[:12]:
         lines.append(f"| {module} | {100 * t / total:.1f} % |")
