@@ -27,6 +27,8 @@ _take = _decisions.take
 _apply_decision = _decisions.apply_decision
 
 VISIBLE_TO_ALL = "all"
+_MANY = 256
+_INDICES = [list(range(n)) for n in range(_MANY)]  # legal_actions of n options: copied, not built
 
 
 def check_grid_bounds(spec: dict | None, zone: Any, occupied: Any, covered: list) -> None:
@@ -103,7 +105,10 @@ class State:
     def legal_actions(self, player: int) -> list:
         """Indices of `player`'s legal options (empty if that player is not deciding)."""
         th = (self.deciders or waiting(self)).get(player)
-        return [*range(len(th.pending.options))] if th is not None else []
+        if th is None:
+            return []
+        n = len(th.pending.options)
+        return _INDICES[n].copy() if n < _MANY else [*range(n)]  # a copy: the caller may change it
 
     def option_count(self, player: int) -> int:
         """How many options `player` has now (0 if not deciding): cheaper than legal_actions."""
@@ -127,7 +132,12 @@ class State:
     def apply(self, player: int, action: int | str) -> None:
         """Apply an option (index, or exact label) of `player`, then run the game to the next
         decision. An illegal decision raises IllegalDecision and changes nothing."""
-        if type(action) is not int and isinstance(action, str):
+        if type(action) is int:  # the usual call, checked here (decisions.apply_decision's checks)
+            th = None if self.over else (self.deciders or waiting(self)).get(player)
+            if th is not None and 0 <= action < len(th.pending.options):
+                _take(self, th, action)
+                return
+        elif isinstance(action, str):
             labels = self.option_labels(player)
             hits = [i for i, text in enumerate(labels) if text == action]
             if len(hits) != 1:
@@ -319,7 +329,7 @@ class State:
         return seen is not None and viewer in seen
 
     def reveal_to(self, piece: int, players: Iterable) -> None:
-        who = {int(p) for p in players}
+        who = set(map(int, players))
         before = self.seen.get(piece)
         if before:
             who.update(before)
