@@ -132,12 +132,7 @@ class State:
     def apply(self, player: int, action: int | str) -> None:
         """Apply an option (index, or exact label) of `player`, then run the game to the next
         decision. An illegal decision raises IllegalDecision and changes nothing."""
-        if type(action) is int:  # the usual call, checked here (decisions.apply_decision's checks)
-            th = None if self.over else (self.deciders or waiting(self)).get(player)
-            if th is not None and 0 <= action < len(th.pending.options):
-                _take(self, th, action)
-                return
-        elif isinstance(action, str):
+        if type(action) is not int and isinstance(action, str):
             labels = self.option_labels(player)
             hits = [i for i, text in enumerate(labels) if text == action]
             if len(hits) != 1:
