@@ -19,7 +19,7 @@ from .budget import CALL_WORK, METER, add as budget_add, charge, tick, times
 from .builtins import REGISTRY, items
 from .errors import Pos, RuleError, RuleRuntimeError, suggest
 from .model import Function, GameDef
-from .pycode import compile_code
+from .pycode import make_function
 from .values import Family, Piece, ZoneRef
 from .vm import run_atomic
 
@@ -190,7 +190,7 @@ class ExprGen:
         if src == "_fail(S, L)":
             return fail
         try:
-            f = eval(compile_code(f"lambda S, L: {src}", _filename(node.pos), "eval"), self.env)
+            f = make_function(f"lambda S, L: {src}", _filename(node.pos), self.env)
         except (SyntaxError, RecursionError) as exc:  # pragma: no cover - generator bug
             self.errors.append(RuleError(f"internal: cannot compile expression ({exc})", node.pos, "E299"))
             return fail
@@ -458,10 +458,8 @@ class ExprGen:
                 lines += body
         else:
             lines += self.return_lines(node, sc) or [f"    return {src}"]
-        scope: dict = {}
         try:
-            exec(compile_code("\n".join(lines) + "\n", _filename(node.pos), "exec"), self.env, scope)
-            f = scope[f"_f_{fn.name}"]
+            f = make_function("\n".join(lines) + "\n", _filename(node.pos), self.env, f"_f_{fn.name}")
         except SyntaxError as exc:  # pragma: no cover - generator bug
             self.errors.append(RuleError(f"internal: cannot compile function ({exc})", node.pos, "E299"))
             f = fail

@@ -31,7 +31,7 @@ from .events import arg_of, template_of
 from .logs import log_entry
 from .model import Function, GameDef, Proc
 from .parser import parse_expr
-from .pycode import compile_code
+from .pycode import make_function
 from .source import SourceMap
 from .threads import Frame
 from .values import Family, Piece, ZoneRef
@@ -171,9 +171,7 @@ def _copy_items(target: str, src: str) -> str:
 def make_instruction(body: str, pos: Pos, env: dict) -> Callable:
     """Compile `def ins(S, th, fr): L = fr.L; <body>`; keeps the body for fusing."""
     src = "def _ins(S, th, fr):\n    L = fr.L\n" + textwrap.indent(body, "    ") + "\n"
-    scope: dict = {}
-    exec(compile_code(src, f"<rule {pos}>", "exec"), env, scope)
-    ins = scope["_ins"]
+    ins = make_function(src, f"<rule {pos}>", env, "_ins")
     ins.body = body
     ins.env = env
     return ins
@@ -289,9 +287,7 @@ def _fused_source(run: list, end: int, env: dict, tail: str | None = None) -> Ca
     lines += ["    except BaseException:", "        fr.pc = _k", "        raise"]
     if tail is None:
         lines.append(f"    fr.pc = {end}")
-    scope: dict = {}
-    exec(compile_code("\n".join(lines) + "\n", "<rule block>", "exec"), env, scope)
-    return scope["_blk"]
+    return make_function("\n".join(lines) + "\n", "<rule block>", env, "_blk")
 
 
 def _loop_back(target: int, pos: Pos) -> Callable:
@@ -526,12 +522,10 @@ class Compiler:
             "    finally:",
             "        _m.nest -= 1",
             ""])
-        scope: dict = {}
         try:
-            exec(compile_code(src, f"<rule {proc.decl_pos}>", "exec"), self.gen.env, scope)
+            fn = make_function(src, f"<rule {proc.decl_pos}>", self.gen.env, "_plain")
         except (SyntaxError, RecursionError):  # too deeply nested for Python
             return None
-        fn = scope["_plain"]
         self.gen.env[self._plain_name(proc)] = fn
         return fn
 
@@ -582,12 +576,10 @@ class Compiler:
         src = ("def _ins(S, th, fr):\n    L = fr.L\n    try:\n" + textwrap.indent(body, "        ")
                + "\n    except BaseException:\n        fr.pc = _k\n        raise\n"
                + f"    fr.pc = {end}\n")
-        scope: dict = {}
         try:
-            exec(compile_code(src, f"<rule {proc.pos[start]}>", "exec"), self.gen.env, scope)
+            ins = make_function(src, f"<rule {proc.pos[start]}>", self.gen.env, "_ins")
         except (SyntaxError, RecursionError):  # e.g. too deeply nested for Python: keep the VM form
             return
-        ins = scope["_ins"]
         ins.body, ins.span_end = body, end
         proc.originals.setdefault(start, proc.code[start])
         proc.code[start] = ins
@@ -1127,7 +1119,7 @@ class Compiler:
         """f(S, L) from generated expression source (see ExprGen.function)."""
         if src == "_fail(S, L)":
             return fail
-        return eval(compile_code(f"lambda S, L: {src}", f"<rule {pos}>", "eval"), self.gen.env)
+        return make_function(f"lambda S, L: {src}", f"<rule {pos}>", self.gen.env)
 
     def _loop_with_cleanup(self, ctx, head, body, exit_target, slots):
         loop = _Loop()
