@@ -21,16 +21,14 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
+
+from jsonschema import Draft202012Validator, validators
+from jsonschema.exceptions import ValidationError, best_match
 
 from .errors import UNKNOWN, Pos, RuleError, suggest
 from .paths import schema_path
-from .schema_pass import passes, unique_key
 from .source import YMap, YSeq, position_of
-
-if TYPE_CHECKING:  # jsonschema is imported only when a document fails (see schema_pass.py)
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import ValidationError
 
 CODE = "E010"
 RULEBOOK_SCHEMA = "rulebook.schema.json"
@@ -71,48 +69,38 @@ def validator_for(schema_name: str = RULEBOOK_SCHEMA) -> Draft202012Validator:
 def _unique_items(validator, unique, instance, schema):
     """uniqueItems in linear time (jsonschema compares unhashable items pairwise: 20,000 maps in
     a list took minutes). Items are compared by their canonical JSON, booleans apart from 1/0."""
-    from jsonschema.exceptions import ValidationError
-
     if not unique or not validator.is_type(instance, "array"):
         return
     seen = set()
     for item in instance:
-        key = unique_key(item)
+        key = json.dumps(item, sort_keys=True, default=str)
         if key in seen:
             yield ValidationError(f"{instance!r} has non-unique elements")
             return
         seen.add(key)
 
 
-@lru_cache(maxsize=None)
-def _schema(schema_name: str) -> dict:
-    return json.loads(schema_path(schema_name).read_text(encoding="utf-8"))
+_FastValidator = validators.extend(Draft202012Validator, {"uniqueItems": _unique_items})
 
 
 @lru_cache(maxsize=None)
 def _validator(schema_name: str) -> Draft202012Validator:
     # The schemas are part of the engine: that they are valid Draft 2020-12 is checked by
     # tests/test_schema.py, not in every process (it cost a fifth of a first `rulebook validate`).
-    from jsonschema import Draft202012Validator, validators
-
-    fast = validators.extend(Draft202012Validator, {"uniqueItems": _unique_items})
-    return fast(_schema(schema_name))
+    return _FastValidator(json.loads(schema_path(schema_name).read_text(encoding="utf-8")))
 
 
 def validate(doc: Any, schema_name: str = RULEBOOK_SCHEMA) -> list[RuleError]:
-    """Check a loaded document against a schema; one RuleError per problem, sorted by position.
-    A document that surely passes is not shown to jsonschema (interpreter/schema_pass.py)."""
+    """Check a loaded document against a schema; one RuleError per problem, sorted by position."""
     problems = list(_boolean_keys(doc, ()))
-    schema = _schema(schema_name)
-    if not passes(schema, doc):
-        for error in validator_for(schema_name).iter_errors(doc):
-            for leaf in _leaves(error):
-                problems.extend(_report(doc, leaf))
-            if len(problems) > MAX_PROBLEMS:  # a broken or hostile file: the first ones are enough
-                break
+    for error in validator_for(schema_name).iter_errors(doc):
+        for leaf in _leaves(error):
+            problems.extend(_report(doc, leaf))
+        if len(problems) > MAX_PROBLEMS:  # a broken or hostile file: the first ones are enough
+            break
     if schema_name == RULEBOOK_SCHEMA:
         problems.extend(_duplicate_ids(doc))
-        problems.extend(_misspelt_reserved(doc, schema))
+        problems.extend(_misspelt_reserved(doc, validator_for(schema_name).schema))
     errors = [RuleError(p.message, p.pos, CODE) for p in _prune(problems)]
     if len(errors) > MAX_PROBLEMS:
         errors = errors[:MAX_PROBLEMS] + [RuleError(
@@ -151,8 +139,6 @@ def _leaves(error: ValidationError) -> list[ValidationError]:
         return [leaf for e in errs for leaf in _leaves(e)]
     if _custom(error) or not fitting:
         return [error]
-    from jsonschema.exceptions import best_match
-
     return _leaves(best_match(e for errs in fitting for e in errs))
 
 
