@@ -7,6 +7,7 @@ SourceMap, so errors point where the author typed.
 from __future__ import annotations
 
 import ast as pyast
+import pickle
 import threading
 from contextlib import contextmanager
 from functools import lru_cache
@@ -14,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from lark import Lark, Token, Transformer
+from lark.grammar import Rule
+from lark.lexer import TerminalDef
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.indenter import DedentError, Indenter
 
@@ -41,13 +44,66 @@ class _DSLIndenter(Indenter):
     tab_len = 4
 
 
+_OPTIONS = {"parser": "lalr", "start": ["start", "expr_start"], "maybe_placeholders": False}
+
+
 @lru_cache(maxsize=1)
 def _lark() -> Lark:
     """The parser, built once per process. It builds the AST while parsing (no parse tree):
-    Lark calls _ToAst's methods as rules are reduced."""
+    Lark calls _ToAst's methods as rules are reduced. Its tables come from grammar/'s TABLES
+    file when that was made from this grammar by this version of Lark; else Lark builds them
+    from the grammar (cached in the temporary folder: ~0.2 s the first time on a machine)."""
     text = Path(grammar_path()).read_text(encoding="utf-8")
-    return Lark(text, parser="lalr", postlex=_DSLIndenter(), start=["start", "expr_start"],
-                maybe_placeholders=False, transformer=_TO_AST, cache=True)
+    saved = _saved_tables(text)
+    if saved is not None:
+        return Lark._load_from_dict(saved["data"], saved["memo"], postlex=_DSLIndenter(), transformer=_TO_AST)
+    return Lark(text, postlex=_DSLIndenter(), transformer=_TO_AST, cache=True, **_OPTIONS)
+
+
+def _tables_stamp(grammar: str) -> dict:
+    """What the saved tables are valid for: this grammar text, built by this Lark."""
+    import hashlib
+
+    from lark import __version__
+
+    return {"grammar_sha256": hashlib.sha256(grammar.encode("utf-8")).hexdigest(), "lark": __version__}
+
+
+class _PlainData(pickle.Unpickler):
+    """Reads plain data only (dicts, lists, strings, numbers): no class is ever looked up."""
+
+    def find_class(self, module: str, name: str):
+        raise pickle.UnpicklingError(f"{module}.{name} in a parser-tables file")
+
+
+def tables_path() -> Path:
+    """The parser's tables, saved beside the grammar (save_tables)."""
+    return Path(grammar_path()).with_name("rulebook.tables.pickle")
+
+
+def _saved_tables(grammar: str) -> dict | None:
+    try:
+        with open(tables_path(), "rb") as f:
+            saved = _PlainData(f).load()
+    except (OSError, pickle.UnpicklingError, EOFError, ValueError):
+        return None
+    if not isinstance(saved, dict) or saved.get("stamp") != _tables_stamp(grammar):
+        return None
+    return saved
+
+
+def save_tables() -> Path:
+    """Write grammar/'s TABLES file from the grammar as it is now (run after changing the
+    grammar or upgrading Lark; tests/engine/test_parser_tables.py says when): Lark's own
+    serialisation of its LALR tables and terminals (Lark.save), the options given at load
+    (postlex, transformer) left out, as plain data."""
+    text = Path(grammar_path()).read_text(encoding="utf-8")
+    built = Lark(text, postlex=_DSLIndenter(), **_OPTIONS)
+    data, memo = built.memo_serialize([TerminalDef, Rule])
+    data["options"] = {k: v for k, v in data["options"].items() if k not in ("postlex", "transformer")}
+    path = tables_path()
+    path.write_bytes(pickle.dumps({"stamp": _tables_stamp(text), "data": data, "memo": memo}, protocol=4))
+    return path
 
 
 def parse_block(text: str, src: SourceMap | None = None) -> list[ast.Node]:
