@@ -1252,7 +1252,7 @@ def _python_locals(lines: list, params: list) -> list:
 
 def _surely_zone(code: str, env: dict) -> bool:
     """Is generated `code` surely a zone (ZoneRef): a family's zone or a named zone's constant?"""
-    if code.startswith("S.lay.zone_index[") and code.count("S.") == 1:  # layout.IndexTable: zones only
+    if code.startswith(("S.lay.zone_index[", "S.lay.zone_tables[")) and code.count("S.") == 1:  # zones only
         return True
     return re.fullmatch(r"_k\d+", code) is not None and type(env.get(code)) is ZoneRef
 
