@@ -98,3 +98,36 @@ def test_nested_tables_of_three_dimensions_and_pickling():
     with pytest.raises(RuleRuntimeError, match=r"has no index \(0, 'a', 9\)"):
         again[0]["a"][9]
     assert nested(flat, 1) is flat
+
+
+CLAMPS = """
+components: {}
+zones: {}
+counters:
+  fixed: {initial: 2, min: 0, max: 5}
+  floor: {per: [player], initial: 1, min: 0}
+  ruled: {initial: 2, min: "0 * player_count", max: "5 + 0 * player_count"}
+variables:
+  seen: {initial: []}
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      do: |
+        for v in [-3, 9, 4, 0, 6]:
+          fixed = v
+          ruled = v
+          floor[players[1]] = v
+          seen = seen + [[fixed, ruled, floor[players[1]]]]
+        fixed += 10
+        ruled += 10
+        floor[players[0]] -= 10
+        seen = seen + [[fixed, ruled, floor[players[0]]]]
+"""
+
+
+def test_counters_with_number_bounds_clamp_as_set_counter_does(tmp_path):
+    """A counter whose min/max are numbers is clamped by generated code (compiler.s_Assign);
+    one whose bounds are expressions goes through State.set_counter: the same values."""
+    S = load(tmp_path, CLAMPS).new_game(2, seed=1)
+    assert S.vars["seen"] == [[0, 0, 0], [5, 5, 9], [4, 4, 4], [0, 0, 0], [5, 5, 6], [5, 5, 0]]
