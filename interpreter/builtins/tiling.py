@@ -255,10 +255,13 @@ class _Question:
     """The fixed part of a question (pieces to come, window, blocked, included and linked cells),
     parsed once; `number` names it in the memo of answers."""
 
-    __slots__ = ("number", "need", "steps", "early_singles", "include", "land")
+    __slots__ = ("number", "need", "steps", "early_singles", "include", "land", "anywhere")
 
     def __init__(self, number: int, pieces: list, include: list, land: _Landscape, paths: bool):
         self.number, self.include, self.land = number, include, land
+        # nothing fixes where the pieces are (no blocked, included or linked cells): the answer
+        # is the same for the occupied cells moved anywhere (_answer)
+        self.anywhere = not land.blocked and not land.pairs and not include
         self.need, big = _plan(pieces)
         # the single pieces arriving before the last larger piece need room outside their places
         self.early_singles = big[-1][1] if big else 0
@@ -302,8 +305,24 @@ def _answer(occupied: frozenset, question: _Question) -> bool:
     if hit is None:
         if len(_MEMO) >= _MEMO_LIMIT:
             _MEMO.clear()
-        hit = _MEMO[key] = _completable(occupied, question)
+        if question.anywhere and occupied:  # the same cells elsewhere give the same answer
+            moved = (_at_origin(occupied), question.number)
+            hit = _MEMO.get(moved)
+            if hit is None:
+                hit = _MEMO[moved] = _completable(moved[0], question)
+        else:
+            hit = _completable(occupied, question)
+        _MEMO[key] = hit
     return hit
+
+
+def _at_origin(cells: frozenset) -> frozenset:
+    """The cells moved so that their smallest x and smallest y are 0."""
+    dx = min([c[0] for c in cells])
+    dy = min([c[1] for c in cells])
+    if not dx and not dy:
+        return cells
+    return frozenset([(x - dx, y - dy) for x, y in cells])
 
 
 def _question(shapes: list, w: int, h: int, blocked: Any, include: Any, links: Any,

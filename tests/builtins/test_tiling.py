@@ -147,3 +147,41 @@ def test_windows_of_different_blocked_cells_are_kept_apart():
         assert completable({(0, 0)}, [S1], 3, 1, {(1, 0)}, [(2, 0)], links=[[(0, 0), (2, 0)]])
         assert completable({(0, 0)}, [S1, S1], 3, 1, {(5, 0)}, [(2, 0)])
         assert not completable({(0, 0)}, [S1], 3, 1, {(5, 0)}, [(2, 0)])
+
+
+def test_cells_moved_anywhere_share_one_answer_only_where_nothing_fixes_their_place():
+    from interpreter.builtins import tiling
+    tiling._MEMO.clear()
+    # nothing blocked, included or linked: the answer is remembered for the cells moved to x, y ≥ 0
+    # from 0 and found there for the same cells anywhere else
+    L = {(0, 0), (1, 0), (0, 1)}
+    assert completable({(x + 5, y - 3) for x, y in L}, [S1], 2, 2, set(), [])
+    assert {key[0] for key in tiling._MEMO} == {frozenset(L), frozenset((x + 5, y - 3) for x, y in L)}
+    for dx, dy in ((0, 0), (-7, 2), (3, 3)):
+        moved = {(x + dx, y + dy) for x, y in L}
+        assert completable(moved, [S1], 2, 2, set(), [])
+        assert not completable(moved, [H], 2, 2, set(), [])
+    # a blocked cell fixes the place: the same cells elsewhere are asked again, and answered apart
+    tiling._MEMO.clear()
+    assert completable(L, [S1], 2, 2, {(1, 1)}, []) is False           # the free cell is blocked
+    assert completable({(x + 5, y) for x, y in L}, [S1], 2, 2, {(1, 1)}, [])  # not there
+    assert len(tiling._MEMO) == 2  # each asked as it is: nothing moved
+    # included cells fix it too
+    assert completable({(0, 0)}, [S1], 2, 1, set(), [(1, 0)])
+    assert completable({(5, 0)}, [S1], 2, 1, set(), [(1, 0)]) is False  # too far apart
+
+
+def test_moved_answers_equal_the_search_on_random_cells():
+    import random
+    from interpreter.builtins import tiling
+    rng = random.Random(5)
+    for _ in range(300):
+        cells = {(rng.randrange(3), rng.randrange(3)) for _ in range(rng.randrange(1, 7))}
+        shapes = [rng.choice([S1, H, V, [H, V]]) for _ in range(rng.randrange(1, 4))]
+        dx, dy = rng.randrange(-4, 5), rng.randrange(-4, 5)
+        question = tiling._question(shapes, 3, 3, set(), [], None, True)
+        assert question.anywhere
+        moved = frozenset((x + dx, y + dy) for x, y in cells)
+        tiling._MEMO.clear()
+        assert tiling._answer(moved, question) == tiling._completable(moved, question) \
+            == tiling._completable(frozenset(cells), question)
