@@ -118,7 +118,17 @@ def grid_cells_with(S, zone, attr, values):
     g = _grid(S, zone)
     want = _value_set(values)
     attr = str(attr)
-    return sorted(c for c, hit in g.items() if _cell_value(S, hit, attr) in want)
+    d, static = S.dyn.get(attr), S.lay.static
+    out = []
+    for c, (piece, part) in g.items():  # _cell_value, inlined: a loop over every cell
+        v = d[piece] if d is not None and piece in d else static[piece].get(attr)
+        t = type(v)
+        if t is list or t is tuple:
+            v = v[part] if part < len(v) else None
+        if v in want:
+            out.append(c)
+    out.sort()
+    return out
 
 
 @builtin(min_args=2)
@@ -127,9 +137,13 @@ def grid_tally(S, zone, attr):
     occupied cells have it (empty values are not counted)."""
     g = _grid(S, zone)
     attr = str(attr)
+    d, static = S.dyn.get(attr), S.lay.static
     out: dict = {}
-    for hit in g.values():
-        v = _cell_value(S, hit, attr)
+    for piece, part in g.values():  # _cell_value, inlined
+        v = d[piece] if d is not None and piece in d else static[piece].get(attr)
+        t = type(v)
+        if t is list or t is tuple:
+            v = v[part] if part < len(v) else None
         if v is not None:
             out[v] = out.get(v, 0) + 1
     return out
@@ -323,8 +337,8 @@ _ANSWERS_LIMIT = 20000
 
 
 def _placement_args(blocked: Any, links: Any, include: Any, start: Any) -> tuple:
-    """(blocked cells, link map, link pairs, include cells, start cells, a number naming them)
-    of grid_placements."""
+    """(blocked cells, link map, link pairs, include cells, start cells, a number naming them,
+    whether none of them fixes where pieces are) of grid_placements."""
     args = (blocked, links, include, start)
     for recent, parsed in _RECENT:
         if recent == args:
@@ -339,7 +353,9 @@ def _placement_args(blocked: Any, links: Any, include: Any, start: Any) -> tuple
     if parsed is None:
         if len(_PARSED) >= 1000:
             _PARSED.clear()
-        parsed = _PARSED[content] = (blocked_set, lmap, pairs, include_cells, start_cells, next(_SERIAL))
+        anywhere = not blocked_set and not lmap and not include_cells  # see _moved_placements
+        parsed = _PARSED[content] = (blocked_set, lmap, pairs, include_cells, start_cells, next(_SERIAL),
+                                     anywhere)
     _RECENT.insert(0, (args, parsed))
     del _RECENT[4:]
     return parsed
@@ -361,18 +377,40 @@ def grid_placements(S, zone, piece, max_width=None, max_height=None, blocked=Non
     parsed = _placement_args(blocked, links, include, start)
     # a rule asks again for the same tile before the grid changes (the answer reads only which
     # cells are covered)
-    key = (parsed[5], frozenset(g), shape, max_width, max_height, bool(fillable))
+    cells = frozenset(g)
+    key = (parsed[5], cells, shape, max_width, max_height, bool(fillable))
     out = _ANSWERS.get(key)
     if out is None:
         if len(_ANSWERS) >= _ANSWERS_LIMIT:
             _ANSWERS.clear()
-        out = _ANSWERS[key] = _placements(g, shape, max_width, max_height, parsed, fillable)
+        if cells and parsed[6] and max_width is not None and max_height is not None:
+            out = _moved_placements(cells, key, shape, max_width, max_height, parsed, fillable)
+        else:
+            out = _placements(g, shape, max_width, max_height, parsed, fillable)
+        _ANSWERS[key] = out
     return list(out)
+
+
+def _moved_placements(cells: frozenset, key: tuple, shape: tuple, max_width: Any, max_height: Any,
+                      parsed: tuple, fillable: Any) -> list:
+    """_placements when nothing fixes where the pieces are (no blocked, included or linked
+    cells, a bounded box): those of the same cells moved to x, y ≥ 0 from 0, moved back (and
+    remembered, so that a city built elsewhere finds them)."""
+    dx = min([c[0] for c in cells])
+    dy = min([c[1] for c in cells])
+    if not dx and not dy:
+        return _placements(cells, shape, max_width, max_height, parsed, fillable)
+    moved = frozenset([(x - dx, y - dy) for x, y in cells])
+    there = (key[0], moved) + key[2:]
+    out = _ANSWERS.get(there)
+    if out is None:
+        out = _ANSWERS[there] = _placements(moved, shape, max_width, max_height, parsed, fillable)
+    return [(x + dx, y + dy) for x, y in out]
 
 
 def _placements(g: dict, shape: tuple, max_width: Any, max_height: Any, parsed: tuple,
                 fillable: Any) -> list:
-    blocked_set, lmap, pairs, include_cells, start_cells, _ = parsed
+    blocked_set, lmap, pairs, include_cells, start_cells = parsed[:5]
     base = list(g)
     if include_cells:
         base += include_cells
