@@ -208,23 +208,12 @@ def open_lookalikes(S: Any, pend: Pending, candidates: list, viewer: Any) -> tup
     info = lay.zones[zone]
     if info.custom is not None or info.ordered or not _sees(S, info, candidates, viewer):
         return None, None
-    singular, visible_key, dyn_names = lay.singular, lay.visible_key, lay.dyn_names
-    face, seen, dyn = S.face, S.seen, S.dyn
+    singular = lay.singular
     options, looks, cache = [], set(), Looks()
     for v in candidates:
         if type(v) is not Piece or loc[v] != zone:
             return None, None
-        if singular[v]:
-            look = v
-        else:  # _look, inlined
-            values = []
-            for a in dyn_names[v]:
-                d = dyn.get(a)
-                if d is not None:
-                    x = d.get(v)
-                    t = type(x)
-                    values.append(_hashable(x) if t is list or t is dict else x)
-            look = (visible_key[v], face.get(v), tuple(values), seen.get(v))
+        look = v if singular[v] else _look(S, v)
         cache[v] = look
         n = len(looks)
         looks.add(look)
@@ -290,7 +279,7 @@ def _pieces_only(S: Any, pend: Pending, candidates: list, viewer: Any, L: dict |
                     if who is None or viewer not in who:
                         hit = ("h", zone, lay.hidden_key[v], up), False
                 if hit is None:
-                    hit = (v, True) if view[3] or singular[v] else (("v", zone) + _look(S, v), True)  # _visible_key
+                    hit = (v, True) if view[3] or singular[v] else (_visible_key(S, v, zone), True)
             cache[v] = hit
         key = hit[0]
         if key in keys:
@@ -306,8 +295,9 @@ def _pieces_only(S: Any, pend: Pending, candidates: list, viewer: Any, L: dict |
 def _finish(pend: Pending, options: list, entries: list | None, many_zones: bool, has_pieces: Any,
             L: dict | None) -> None:
     """Add the closing option (done / pass) and record how to make the labels. `entries` None:
-    every option is a number or a text, shown as itself, or — `has_pieces` a zone instead of
-    True (open_zone) — every option is a visible piece of that zone."""
+    every option is a number or a text, shown as itself, or — `has_pieces` VALUES — a value
+    other than a piece, shown by label(), or — `has_pieces` a zone instead of True (open_zone) —
+    every option is a visible piece of that zone."""
     tail = None
     custom = None
     if pend.label_key is not None:  # the rule's `label`: evaluated when read, with these locals
