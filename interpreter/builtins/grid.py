@@ -275,7 +275,7 @@ class _Window(BitWindow):
 
 
 
-def _fillable_filter(out: list, shape: Any, g: dict, blocked: frozenset, pairs: list, box: tuple,
+def _fillable_filter(out: list, shape: Any, g: frozenset, blocked: frozenset, pairs: list, box: tuple,
                      w: int, h: int) -> list:
     """Keep the anchors after which some w × h window holding everything (`box`: the bounding
     box so far) can still be filled: every empty unblocked cell in it joined, through empty
@@ -353,7 +353,7 @@ def _placement_args(blocked: Any, links: Any, include: Any, start: Any) -> tuple
     if parsed is None:
         if len(_PARSED) >= 1000:
             _PARSED.clear()
-        anywhere = not blocked_set and not lmap and not include_cells  # see _moved_placements
+        anywhere = not blocked_set and not lmap and not include_cells  # see grid_placements
         parsed = _PARSED[content] = (blocked_set, lmap, pairs, include_cells, start_cells, next(_SERIAL),
                                      anywhere)
     _RECENT.insert(0, (args, parsed))
@@ -377,39 +377,31 @@ def grid_placements(S, zone, piece, max_width=None, max_height=None, blocked=Non
     parsed = _placement_args(blocked, links, include, start)
     # a rule asks again for the same tile before the grid changes (the answer reads only which
     # cells are covered)
-    cells = frozenset(g)
+    # When nothing fixes where pieces are (no blocked, included or linked cells, a bounded
+    # box), the answer for the cells moved to x, y >= 0 from 0, moved back, is the answer: a
+    # city built elsewhere asks the same question.
+    dx = dy = 0
+    cells = g.keys()
+    if g and parsed[6] and max_width is not None and max_height is not None:
+        dx = min([c[0] for c in cells])
+        dy = min([c[1] for c in cells])
+        if dx or dy:
+            cells = [(x - dx, y - dy) for x, y in cells]
+    cells = frozenset(cells)
     key = (parsed[5], cells, shape, max_width, max_height, bool(fillable))
     out = _ANSWERS.get(key)
     if out is None:
         if len(_ANSWERS) >= _ANSWERS_LIMIT:
             _ANSWERS.clear()
-        if cells and parsed[6] and max_width is not None and max_height is not None:
-            out = _moved_placements(cells, key, shape, max_width, max_height, parsed, fillable)
-        else:
-            out = _placements(g, shape, max_width, max_height, parsed, fillable)
-        _ANSWERS[key] = out
+        out = _ANSWERS[key] = _placements(cells, shape, max_width, max_height, parsed, fillable)
+    if dx or dy:
+        return [(x + dx, y + dy) for x, y in out]
     return list(out)
 
 
-def _moved_placements(cells: frozenset, key: tuple, shape: tuple, max_width: Any, max_height: Any,
-                      parsed: tuple, fillable: Any) -> list:
-    """_placements when nothing fixes where the pieces are (no blocked, included or linked
-    cells, a bounded box): those of the same cells moved to x, y ≥ 0 from 0, moved back (and
-    remembered, so that a city built elsewhere finds them)."""
-    dx = min([c[0] for c in cells])
-    dy = min([c[1] for c in cells])
-    if not dx and not dy:
-        return _placements(cells, shape, max_width, max_height, parsed, fillable)
-    moved = frozenset([(x - dx, y - dy) for x, y in cells])
-    there = (key[0], moved) + key[2:]
-    out = _ANSWERS.get(there)
-    if out is None:
-        out = _ANSWERS[there] = _placements(moved, shape, max_width, max_height, parsed, fillable)
-    return [(x + dx, y + dy) for x, y in out]
-
-
-def _placements(g: dict, shape: tuple, max_width: Any, max_height: Any, parsed: tuple,
+def _placements(g: frozenset, shape: tuple, max_width: Any, max_height: Any, parsed: tuple,
                 fillable: Any) -> list:
+    """grid_placements' answer for the occupied cells g."""
     blocked_set, lmap, pairs, include_cells, start_cells = parsed[:5]
     base = list(g)
     if include_cells:

@@ -282,6 +282,10 @@ def completable(occupied: set | frozenset, shapes: list, w: int, h: int, blocked
                 links: Any = None, paths: bool = True) -> bool:
     """Plain-Python core of grid_completable (see there)."""
     question = _asked(shapes, w, h, blocked, include, links, paths)
+    if question.anywhere and occupied:
+        dx, dy = _origin(occupied)
+        if dx or dy:
+            occupied = frozenset([(x - dx, y - dy) for x, y in occupied])
     return _answer(occupied if type(occupied) is frozenset else frozenset(occupied), question)
 
 
@@ -305,24 +309,14 @@ def _answer(occupied: frozenset, question: _Question) -> bool:
     if hit is None:
         if len(_MEMO) >= _MEMO_LIMIT:
             _MEMO.clear()
-        if question.anywhere and occupied:  # the same cells elsewhere give the same answer
-            moved = (_at_origin(occupied), question.number)
-            hit = _MEMO.get(moved)
-            if hit is None:
-                hit = _MEMO[moved] = _completable(moved[0], question)
-        else:
-            hit = _completable(occupied, question)
-        _MEMO[key] = hit
+        hit = _MEMO[key] = _completable(occupied, question)
     return hit
 
 
-def _at_origin(cells: frozenset) -> frozenset:
-    """The cells moved so that their smallest x and smallest y are 0."""
-    dx = min([c[0] for c in cells])
-    dy = min([c[1] for c in cells])
-    if not dx and not dy:
-        return cells
-    return frozenset([(x - dx, y - dy) for x, y in cells])
+def _origin(cells: Any) -> tuple:
+    """(smallest x, smallest y) of some cells: moved by minus that, the same cells anywhere are
+    asked as one question when the question is `anywhere` (the answer is the same)."""
+    return min([c[0] for c in cells]), min([c[1] for c in cells])
 
 
 def _question(shapes: list, w: int, h: int, blocked: Any, include: Any, links: Any,
@@ -463,9 +457,16 @@ def grid_completable_anchors(S, zone, shapes, shape, anchors, max_width=None, ma
     if not seq:
         return []
     question = _asked(shapes, int(max_width), int(max_height), blocked, include, links, bool(paths))
+    ox = oy = 0
+    if question.anywhere and grid:  # asked about the grid moved to the origin (_origin)
+        ox, oy = _origin(grid)
+        if ox or oy:
+            grid = frozenset([(x - ox, y - oy) for x, y in grid])
     out = []
     for anchor in seq:
         x, y = _cell(anchor)
+        x -= ox
+        y -= oy
         if _answer(grid.union([(x + dx, y + dy) for dx, dy in offsets]), question):
             out.append(anchor)
             if first:

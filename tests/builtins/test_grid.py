@@ -305,7 +305,7 @@ def test_placements_of_a_city_built_elsewhere_are_those_found_at_the_origin_move
     got = grid.grid_placements(S, zone, domino, **asked)
     assert got == sorted(got, key=lambda c: (c[1], c[0]))
     at_origin = [(x - 4, y + 2) for x, y in got]
-    assert [key[1] for key in grid._ANSWERS] == [frozenset({(0, 0), (1, 0)}), frozenset({(4, -2), (5, -2)})]
+    assert [key[1] for key in grid._ANSWERS] == [frozenset({(0, 0), (1, 0)})]
     assert grid._ANSWERS[next(iter(grid._ANSWERS))] == at_origin
     # brute force: a domino's two squares free, one next to a tile, the box at most 3 x 2
     taken = {(4, -2), (5, -2)}
@@ -319,6 +319,8 @@ def test_placements_of_a_city_built_elsewhere_are_those_found_at_the_origin_move
             if not cover & taken and touch and max(xs) - min(xs) < 3 and max(ys) - min(ys) < 2:
                 want.append((ax, ay))
     assert got == want
+    got.clear()  # an answer handed out is the caller's own list
+    assert grid.grid_placements(S, zone, domino, **asked) == want
     # a blocked cell fixes the place: nothing is moved
     grid._ANSWERS.clear()
     got = grid.grid_placements(S, zone, tile, blocked=[(6, -2)], **asked)
