@@ -28,6 +28,11 @@ def _cell(c: Any) -> tuple:
         raise RuleRuntimeError(f"expected a cell (x, y), got {c!r}") from None
 
 
+def _origin(cells: Any) -> tuple:
+    """(smallest x, smallest y) of some cells (not none)."""
+    return min([c[0] for c in cells]), min([c[1] for c in cells])
+
+
 def _cells(cs: Any) -> list:
     if cs is None:
         return []
@@ -118,17 +123,7 @@ def grid_cells_with(S, zone, attr, values):
     g = _grid(S, zone)
     want = _value_set(values)
     attr = str(attr)
-    d, static = S.dyn.get(attr), S.lay.static
-    out = []
-    for c, (piece, part) in g.items():  # _cell_value, inlined: a loop over every cell
-        v = d[piece] if d is not None and piece in d else static[piece].get(attr)
-        t = type(v)
-        if t is list or t is tuple:
-            v = v[part] if part < len(v) else None
-        if v in want:
-            out.append(c)
-    out.sort()
-    return out
+    return sorted(c for c, hit in g.items() if _cell_value(S, hit, attr) in want)
 
 
 @builtin(min_args=2)
@@ -137,13 +132,9 @@ def grid_tally(S, zone, attr):
     occupied cells have it (empty values are not counted)."""
     g = _grid(S, zone)
     attr = str(attr)
-    d, static = S.dyn.get(attr), S.lay.static
     out: dict = {}
-    for piece, part in g.values():  # _cell_value, inlined
-        v = d[piece] if d is not None and piece in d else static[piece].get(attr)
-        t = type(v)
-        if t is list or t is tuple:
-            v = v[part] if part < len(v) else None
+    for hit in g.values():
+        v = _cell_value(S, hit, attr)
         if v is not None:
             out[v] = out.get(v, 0) + 1
     return out
@@ -376,15 +367,13 @@ def grid_placements(S, zone, piece, max_width=None, max_height=None, blocked=Non
     shape = S.shape_of(piece)
     parsed = _placement_args(blocked, links, include, start)
     # a rule asks again for the same tile before the grid changes (the answer reads only which
-    # cells are covered)
-    # When nothing fixes where pieces are (no blocked, included or linked cells, a bounded
-    # box), the answer for the cells moved to x, y >= 0 from 0, moved back, is the answer: a
-    # city built elsewhere asks the same question.
+    # cells are covered); when nothing fixes where pieces are (no blocked, included or linked
+    # cells, a bounded box), the answer is that of the cells moved to the origin, moved back:
+    # a city built elsewhere asks the same question
     dx = dy = 0
     cells = g.keys()
     if g and parsed[6] and max_width is not None and max_height is not None:
-        dx = min([c[0] for c in cells])
-        dy = min([c[1] for c in cells])
+        dx, dy = _origin(cells)
         if dx or dy:
             cells = [(x - dx, y - dy) for x, y in cells]
     cells = frozenset(cells)

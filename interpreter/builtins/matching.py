@@ -23,22 +23,18 @@ def _key(value: Any) -> Any:
     return value
 
 
-def _keyed(options: list) -> list:
-    """(key, option) pairs of an element's options: an option is its own key unless it is a
-    list or a map (then a hashable stand-in)."""
-    for option in options:
-        t = type(option)
-        if t is list or t is dict:
-            return [(_key(o) if type(o) is list or type(o) is dict else o, o) for o in options]
-    return list(zip(options, options))
-
-
 def _maximum_matching(S: Any, xs: Any, f: Callable, every: bool = False) -> tuple[list, list]:
     """The elements and, for each, its option in one maximum matching (or None). `every`: stop
     at the first element left without an option (an element that finds no augmenting path at
     its turn is in no maximum matching found later either)."""
     elements = list(items(S, xs))
-    options = [_keyed(items(S, f(x))) for x in elements]
+    options = []
+    for x in elements:
+        keyed = []
+        for option in items(S, f(x)):
+            t = type(option)
+            keyed.append((_key(option) if t is list or t is dict else option, option))
+        options.append(keyed)
     holder: dict = {}          # option key -> index of the element holding it
     chosen: list = [None] * len(elements)
 

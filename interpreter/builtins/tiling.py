@@ -19,7 +19,7 @@ from operator import itemgetter
 from typing import Any
 
 from ..errors import RuleRuntimeError
-from .grid import _cell, _cells, _grid, _link_map
+from .grid import _cell, _cells, _grid, _link_map, _origin
 from . import builtin, items
 from .bitgrid import BitWindow
 
@@ -260,7 +260,8 @@ class _Question:
     def __init__(self, number: int, pieces: list, include: list, land: _Landscape, paths: bool):
         self.number, self.include, self.land = number, include, land
         # nothing fixes where the pieces are (no blocked, included or linked cells): the answer
-        # is the same for the occupied cells moved anywhere (_answer)
+        # is the same for the occupied cells moved anywhere, so they are asked about moved to
+        # the origin (completable, grid_completable_anchors): one memo entry for them all
         self.anywhere = not land.blocked and not land.pairs and not include
         self.need, big = _plan(pieces)
         # the single pieces arriving before the last larger piece need room outside their places
@@ -311,12 +312,6 @@ def _answer(occupied: frozenset, question: _Question) -> bool:
             _MEMO.clear()
         hit = _MEMO[key] = _completable(occupied, question)
     return hit
-
-
-def _origin(cells: Any) -> tuple:
-    """(smallest x, smallest y) of some cells: moved by minus that, the same cells anywhere are
-    asked as one question when the question is `anywhere` (the answer is the same)."""
-    return min([c[0] for c in cells]), min([c[1] for c in cells])
 
 
 def _question(shapes: list, w: int, h: int, blocked: Any, include: Any, links: Any,
@@ -458,7 +453,7 @@ def grid_completable_anchors(S, zone, shapes, shape, anchors, max_width=None, ma
         return []
     question = _asked(shapes, int(max_width), int(max_height), blocked, include, links, bool(paths))
     ox = oy = 0
-    if question.anywhere and grid:  # asked about the grid moved to the origin (_origin)
+    if question.anywhere and grid:  # asked about the grid moved to the origin
         ox, oy = _origin(grid)
         if ox or oy:
             grid = frozenset([(x - ox, y - oy) for x, y in grid])
