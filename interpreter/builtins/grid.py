@@ -28,9 +28,19 @@ def _cell(c: Any) -> tuple:
         raise RuleRuntimeError(f"expected a cell (x, y), got {c!r}") from None
 
 
-def _origin(cells: Any) -> tuple:
-    """(smallest x, smallest y) of some cells (not none)."""
-    return min([c[0] for c in cells]), min([c[1] for c in cells])
+_MOVED: dict = {}          # cells -> _at_origin(cells): a grid is asked about many times
+
+
+def _at_origin(cells: frozenset) -> tuple:
+    """(the cells moved so that their smallest x and smallest y are 0, the x and y moved by)."""
+    out = _MOVED.get(cells)
+    if out is None:
+        dx, dy = min([c[0] for c in cells]), min([c[1] for c in cells])
+        moved = frozenset([(x - dx, y - dy) for x, y in cells]) if dx or dy else cells
+        if len(_MOVED) >= 5000:
+            _MOVED.clear()
+        out = _MOVED[cells] = (moved, dx, dy)
+    return out
 
 
 def _cells(cs: Any) -> list:
@@ -371,12 +381,9 @@ def grid_placements(S, zone, piece, max_width=None, max_height=None, blocked=Non
     # cells, a bounded box), the answer is that of the cells moved to the origin, moved back:
     # a city built elsewhere asks the same question
     dx = dy = 0
-    cells = g.keys()
-    if g and parsed[6] and max_width is not None and max_height is not None:
-        dx, dy = _origin(cells)
-        if dx or dy:
-            cells = [(x - dx, y - dy) for x, y in cells]
-    cells = frozenset(cells)
+    cells = frozenset(g)  # from the dict: its hashes are reused
+    if cells and parsed[6] and max_width is not None and max_height is not None:
+        cells, dx, dy = _at_origin(cells)
     key = (parsed[5], cells, shape, max_width, max_height, bool(fillable))
     out = _ANSWERS.get(key)
     if out is None:

@@ -189,6 +189,20 @@ def test_anchors_are_asked_about_the_grid_moved_to_the_origin(tmp_path):
     assert all({(0, 0), (0, 1)} <= key[0] for key in tiling._MEMO)   # the grid, moved
     each = [a for a in anchors if tiling.grid_completable(S, zone, to_come, occupied=[a], max_width=2, max_height=3)]
     assert each == got
+    # the answers by anchor are kept for the grid at the origin: the same city elsewhere finds them
+    assert [key[0] for key in tiling._AT] == [frozenset({(0, 0), (0, 1)})]
+    S.move(tiles[:1], zone, at=(0, 0))
+    S.move(tiles[1:2], zone, at=(0, 1))
+    answers = dict(next(iter(tiling._AT.values())))
+    moved = [(x - 4, y + 2) for x, y in anchors]
+    assert tiling.grid_completable_anchors(S, zone, to_come, [(0, 0)], moved, max_width=2, max_height=3) \
+        == [(x - 4, y + 2) for x, y in got]
+    assert len(tiling._AT) == 1 and next(iter(tiling._AT.values())) == answers
+    # where a blocked cell fixes the place, nothing is kept by anchor
+    tiling._AT.clear()
+    assert tiling.grid_completable_anchors(S, zone, to_come, [(0, 0)], moved, max_width=2, max_height=3,
+                                           blocked=[(9, 9)]) == [(x - 4, y + 2) for x, y in got]
+    assert not tiling._AT
 
 
 def test_moved_answers_equal_the_search_on_random_cells():
