@@ -182,6 +182,7 @@ def test_anchors_are_asked_about_the_grid_moved_to_the_origin(tmp_path):
     S.move(tiles[:1], zone, at=(4, -2))
     S.move(tiles[1:2], zone, at=(4, -1))
     tiling._MEMO.clear()
+    tiling._AT.clear()
     to_come = [[(0, 0)], [(0, 0)], [(0, 0)]]          # a 2 x 3 window: 3 free cells after the tile
     anchors = [(5, -2), (3, -2), (4, 0), (6, -2)]
     got = tiling.grid_completable_anchors(S, zone, to_come, [(0, 0)], anchors, max_width=2, max_height=3)
