@@ -97,7 +97,7 @@ def validate(paths: tuple[str, ...]) -> None:
     bad = 0
     for f in files:
         try:
-            game = load_game(f)
+            game = load_game(f, check_only=True)
             check_layouts(game)
             _check_default_setup(game)
         except RulebookError as exc:

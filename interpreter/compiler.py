@@ -31,7 +31,7 @@ from .events import arg_of, template_of
 from .logs import log_entry
 from .model import Function, GameDef, Proc
 from .parser import parse_expr
-from .pycode import compile_code
+from .pycode import make_function
 from .source import SourceMap
 from .threads import Frame
 from .values import Family, Piece, ZoneRef
@@ -171,9 +171,7 @@ def _copy_items(target: str, src: str) -> str:
 def make_instruction(body: str, pos: Pos, env: dict) -> Callable:
     """Compile `def ins(S, th, fr): L = fr.L; <body>`; keeps the body for fusing."""
     src = "def _ins(S, th, fr):\n    L = fr.L\n" + textwrap.indent(body, "    ") + "\n"
-    scope: dict = {}
-    exec(compile_code(src, f"<rule {pos}>", "exec"), env, scope)
-    ins = scope["_ins"]
+    ins = make_function(src, f"<rule {pos}>", env, "_ins")
     ins.body = body
     ins.env = env
     return ins
@@ -289,9 +287,7 @@ def _fused_source(run: list, end: int, env: dict, tail: str | None = None) -> Ca
     lines += ["    except BaseException:", "        fr.pc = _k", "        raise"]
     if tail is None:
         lines.append(f"    fr.pc = {end}")
-    scope: dict = {}
-    exec(compile_code("\n".join(lines) + "\n", "<rule block>", "exec"), env, scope)
-    return scope["_blk"]
+    return make_function("\n".join(lines) + "\n", "<rule block>", env, "_blk")
 
 
 def _loop_back(target: int, pos: Pos) -> Callable:
@@ -526,12 +522,10 @@ class Compiler:
             "    finally:",
             "        _m.nest -= 1",
             ""])
-        scope: dict = {}
         try:
-            exec(compile_code(src, f"<rule {proc.decl_pos}>", "exec"), self.gen.env, scope)
+            fn = make_function(src, f"<rule {proc.decl_pos}>", self.gen.env, "_plain")
         except (SyntaxError, RecursionError):  # too deeply nested for Python
             return None
-        fn = scope["_plain"]
         self.gen.env[self._plain_name(proc)] = fn
         return fn
 
@@ -582,12 +576,10 @@ class Compiler:
         src = ("def _ins(S, th, fr):\n    L = fr.L\n    try:\n" + textwrap.indent(body, "        ")
                + "\n    except BaseException:\n        fr.pc = _k\n        raise\n"
                + f"    fr.pc = {end}\n")
-        scope: dict = {}
         try:
-            exec(compile_code(src, f"<rule {proc.pos[start]}>", "exec"), self.gen.env, scope)
+            ins = make_function(src, f"<rule {proc.pos[start]}>", self.gen.env, "_ins")
         except (SyntaxError, RecursionError):  # e.g. too deeply nested for Python: keep the VM form
             return
-        ins = scope["_ins"]
         ins.body, ins.span_end = body, end
         proc.originals.setdefault(start, proc.code[start])
         proc.code[start] = ins
@@ -709,6 +701,15 @@ class Compiler:
             if fam.low is None and fam.high is None:  # no bounds: an integer is stored as it is
                 ctx.emit_code(f"_t = {key}\n_v = {_combine_src('S.counters[_t]', value, op)}\n"
                               "if type(_v) is int:\n    S.counters[_t] = _v\nelse:\n    _setc(S, _t, _v)",
+                              n.pos, self.gen.env)
+                return
+            if all(b is None or type(b) is int for b in (fam.low, fam.high)):
+                # bounds that are numbers (the same in every layout): State.set_counter's clamp,
+                # written out
+                clamp = "".join(f"\n    if _v {cmp} {b}:\n        _v = {b}" for cmp, b in (("<", fam.low), (">", fam.high))
+                                if b is not None)
+                ctx.emit_code(f"_t = {key}\n_v = {_combine_src('S.counters[_t]', value, op)}\n"
+                              f"if type(_v) is int:{clamp}\n    S.counters[_t] = _v\nelse:\n    _setc(S, _t, _v)",
                               n.pos, self.gen.env)
                 return
             ctx.emit_code(f"_t = {key}\n_v = {_combine_src('S.counters[_t]', value, op)}\n"
@@ -1127,7 +1128,7 @@ class Compiler:
         """f(S, L) from generated expression source (see ExprGen.function)."""
         if src == "_fail(S, L)":
             return fail
-        return eval(compile_code(f"lambda S, L: {src}", f"<rule {pos}>", "eval"), self.gen.env)
+        return make_function(f"lambda S, L: {src}", f"<rule {pos}>", self.gen.env)
 
     def _loop_with_cleanup(self, ctx, head, body, exit_target, slots):
         loop = _Loop()
@@ -1252,7 +1253,7 @@ def _python_locals(lines: list, params: list) -> list:
 
 def _surely_zone(code: str, env: dict) -> bool:
     """Is generated `code` surely a zone (ZoneRef): a family's zone or a named zone's constant?"""
-    if code.startswith("S.lay.zone_index[") and code.count("S.") == 1:  # layout.IndexTable: zones only
+    if code.startswith(("S.lay.zone_index[", "S.lay.zone_tables[")) and code.count("S.") == 1:  # zones only
         return True
     return re.fullmatch(r"_k\d+", code) is not None and type(env.get(code)) is ZoneRef
 

@@ -34,6 +34,7 @@ class Game:
         self._setup_checked: dict = {}  # (players, options) -> layout, once the setup is checked
         self._default_setup: dict = {}  # players -> (default options, layout), checked too
         self._starts: dict = {}  # (players, [options,] lang, logging) -> Starts (starts.py)
+        self._usual: dict = {}  # (players as given, lang, logging) -> Starts, default options
         self._keep_starts = True  # see keep_starts
 
     def keep_starts(self, on: bool) -> None:
@@ -42,6 +43,7 @@ class Game:
         the two. Either way, the starts kept so far are forgotten."""
         self._keep_starts = on
         self._starts.clear()
+        self._usual.clear()
 
     @classmethod
     def load(cls, path: str | Path, variants: Iterable[str | Path] = ()) -> "Game":
@@ -110,6 +112,14 @@ class Game:
         another one of the same interface (adapters use it to turn random draws into explicit
         chance outcomes). `prepare(state)`, if given, runs before the setup (interpreter.resample
         uses it to resample hidden pieces from the very start)."""
+        usual = None  # the usual call (default options, a seeded game): its starts found at once
+        if not options and rng is None and prepare is None and (players is None or type(players) is int):
+            usual = (players, lang, logging)
+            starts = self._usual.get(usual)
+            if starts is not None:
+                S = starts.start(seed)
+                if S is not None:
+                    return S
         n = self.default_players if players is None else int(players)
         if not options and n in self._default_setup:  # the usual case: every option at its default
             defaults, layout = self._default_setup[n]
@@ -132,11 +142,16 @@ class Game:
             starts = self._starts.get(key)
             if starts is None:
                 starts = self._starts[key] = Starts()
-            S = starts.start(seed)
-            if S is not None:
-                return S
             if starts.closed:
+                if usual is not None:
+                    self._usual.pop(usual, None)  # nothing is kept for this setting: no shortcut
                 starts = None
+            else:
+                if usual is not None:
+                    self._usual[usual] = starts
+                S = starts.start(seed)
+                if S is not None:
+                    return S
         S = State(self.d, layout, opts, seed)
         if rng is not None:
             S.rng = rng

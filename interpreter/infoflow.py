@@ -182,6 +182,7 @@ class FlowCheck:
         self.inlining: set = set()  # procedures being followed with their callers' arguments
         self.inlined: set = set()  # ids of call nodes followed into their procedure
         self.parsed: dict = {}  # id(text) -> (text, parsed): every block is parsed once
+        self.texts: dict = {}  # (text, where) -> its {expr} parts (text_parts)
         self.call_marks: dict = {}  # procedure name -> [families shown to everyone at a call site]
         self.entry: dict = {}  # procedure name -> families shown to everyone at every call site
         self.disclosed_anywhere: set = set()  # families some rule shows to everyone
@@ -469,8 +470,21 @@ class FlowCheck:
 
     # ------------------------------------------------------------------ text with {expr}
     def text_parts(self, text: str, base: Pos) -> list:
+        """(tree, position) of every `{expr}` in a text (`{{` and `}}` are braces); the walks
+        of run() ask for the same texts again, so each is read once."""
+        key = (text, base.file, base.line, base.col)
+        out = self.texts.get(key)
+        if out is None:
+            out = self.texts[key] = self._text_parts(text, base)
+        return out
+
+    def _text_parts(self, text: str, base: Pos) -> list:
         out, i = [], 0
-        while i < len(text):
+        while True:
+            brace = _BRACE.search(text, i)  # anything else is skipped a character at a time
+            if brace is None:
+                return out
+            i = brace.start()
             if text.startswith("{{", i) or text.startswith("}}", i):
                 i += 2
                 continue
@@ -486,7 +500,6 @@ class FlowCheck:
                 i = end + 1
             else:
                 i += 1
-        return out
 
     def check_text(self, text: str, base: Pos, sink: str, what: str, viewer: str | None, f: Flow) -> None:
         for node, pos in self.text_parts(text, base):
@@ -975,6 +988,9 @@ HINTS = {
     "summary": "Reveal what the scores read in `scoring.final` (e.g. `reveal zones(hand) to players`), "
                "or wrap the value in disclose(…).",
 }
+
+
+_BRACE = re.compile(r"[{}]")
 
 
 def _children(n: Any) -> list:

@@ -13,7 +13,9 @@ records them in `$XDG_CACHE_HOME/rulebook` (default `~/.cache/rulebook`):
 * that the information-flow check passed (likewise), with the warnings it gave (E246);
 * the code object of every piece of generated Python, marshalled, by its source text
   (interpreter/pycode.py): the same source compiles to the same code, renamed to the rule
-  position it is compiled for, so an edit elsewhere does not make it stale.
+  position it is compiled for, so an edit elsewhere does not make it stale. A load for checking
+  only (`rulebook validate`) compiles nothing it does not run: it keeps the code the last load
+  that compiled left (see keep_codes), so a later play still finds it.
 
 The trees are kept under a hash of the engine's own source (every file of the `interpreter`
 package, the grammar, the schemas), the versions of Python and of the packages installed beside
@@ -163,6 +165,12 @@ class LoadCache:
             self.schema_ok = bool(data.get("schema_ok"))
             self.flow_warnings = _warnings_from(data.get("flow_warnings"))
         self._verdicts = self._verdict()
+
+    def keep_codes(self) -> None:
+        """Keep every code object of the last load, used by this load or not (a load that
+        compiles only what it runs must not forget the rest)."""
+        if self.codes is not None:
+            self.codes.update(self.codes.earlier)
 
     def _verdict(self) -> tuple:
         warnings = self.flow_warnings

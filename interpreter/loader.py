@@ -36,14 +36,18 @@ DEFAULT_MAX_DECISIONS = 100_000
 GRID_SIZES = ("width", "height", "max_width", "max_height")
 
 
-def load_game(path: str | Path, variants: Iterable[str | Path] = ()) -> GameDef:
+def load_game(path: str | Path, variants: Iterable[str | Path] = (), check_only: bool = False) -> GameDef:
     """Load, check and compile a rule file (plus variant overlays). Raises RuleErrors.
 
     What an earlier load of the same bytes by the same engine established (parses, schema and
-    information-flow checks passed) is taken from interpreter.loadcache."""
+    information-flow checks passed) is taken from interpreter.loadcache. `check_only`: a load
+    to report errors (`rulebook validate`): the generated Python is compiled only when first
+    run (interpreter/pycode.py), the game still plays; the same errors are found."""
     doc, files, cache = _load_document(path, variants)
+    if check_only:
+        cache.keep_codes()
     try:
-        with memo(cache.parses, cache.trees), code_memo(cache.codes):
+        with memo(cache.parses, cache.trees), code_memo(cache.codes, lazy=check_only):
             builder = _Builder(doc, files, flows=cache.flow_warnings is None)
             game = builder.build()
         if cache.flow_warnings is None:

@@ -20,6 +20,7 @@ from typing import Any
 
 from .budget import METER
 from .rng import Rng
+from .threads import deciders_of
 
 MAX_DRAWS = 6  # a setup drawing more (a shuffled deck) has too many starts to keep
 MAX_STARTS = 128  # distinct starts kept per setting; past this the tree is dropped
@@ -29,20 +30,25 @@ class StartTemplate:
     """A game at its first decision. The expression budget is kept as the setup left it, so
     what runs next counts the same."""
 
-    __slots__ = ("state", "work", "steps")
+    __slots__ = ("state", "work", "steps", "limits", "seat")
 
     def __init__(self, S: Any):
         self.state = S.clone()
         self.work = METER.work
         self.steps = S.steps
+        self.limits = S.game.limits
+        deciders = deciders_of(S.threads)  # one flow waiting for one player: its index is made
+        self.seat = next(iter(deciders)) if len(S.threads) == 1 and deciders else None  # at once
 
     def copy(self, rng: Rng, seed: int) -> Any:
         S = self.state.clone()
         S.seed = seed
         S.rng = rng
         S.steps = self.steps
-        METER.start(S.game.limits)
-        METER.work = self.work
+        if self.seat is not None:  # the first thing a new game is asked is who decides
+            S.deciders = {self.seat: S.threads[0]}
+        m = METER  # METER.start, inlined, then the setup's count
+        m.work, m.limits, m.nest = self.work, self.limits, 0
         return S
 
 

@@ -27,6 +27,8 @@ _take = _decisions.take
 _apply_decision = _decisions.apply_decision
 
 VISIBLE_TO_ALL = "all"
+_MANY = 256
+_INDICES = [list(range(n)) for n in range(_MANY)]  # legal_actions of n options: copied, not built
 
 
 def check_grid_bounds(spec: dict | None, zone: Any, occupied: Any, covered: list) -> None:
@@ -103,7 +105,10 @@ class State:
     def legal_actions(self, player: int) -> list:
         """Indices of `player`'s legal options (empty if that player is not deciding)."""
         th = (self.deciders or waiting(self)).get(player)
-        return [*range(len(th.pending.options))] if th is not None else []
+        if th is None:
+            return []
+        n = len(th.pending.options)
+        return _INDICES[n].copy() if n < _MANY else [*range(n)]  # a copy: the caller may change it
 
     def option_count(self, player: int) -> int:
         """How many options `player` has now (0 if not deciding): cheaper than legal_actions."""
@@ -319,7 +324,7 @@ class State:
         return seen is not None and viewer in seen
 
     def reveal_to(self, piece: int, players: Iterable) -> None:
-        who = {int(p) for p in players}
+        who = set(map(int, players))
         before = self.seen.get(piece)
         if before:
             who.update(before)

@@ -19,8 +19,13 @@ times; the table shows the median of the rounds. By default the budget and the r
 process's CPU time (``--clock cpu``), so that other work on a shared machine does not count;
 ``--clock wall`` uses elapsed time.
 
+With ``--base DIR`` (a checkout of an older engine, e.g. ``git worktree add /tmp/base <commit>``)
+a column ``rulebook_base`` plays the same rule files with that engine, in a worker process that
+gets its turn in the same round-robin and reports its own clock.
+
 Usage:
     python tools/bench_peers.py [--seconds 2] [--repeat 3] [--clock cpu|wall] [--games ...] [--json]
+    python tools/bench_peers.py --base /tmp/base --seconds 1 --repeat 3 --games kuhn_poker tic_tac_toe
     python tools/bench_peers.py --profile kuhn_poker [--profile-games 3000] [--top 20]
 """
 from __future__ import annotations
@@ -31,7 +36,9 @@ import io
 import json
 import pstats
 import random
+import os
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -39,7 +46,8 @@ from typing import Any, Callable, Optional
 
 TOOLS = Path(__file__).resolve().parent
 ROOT = TOOLS.parent
-sys.path.insert(0, str(ROOT))
+ENGINE = Path(os.environ.get("BENCH_PEERS_ENGINE", ROOT))  # a --base worker: the older checkout
+sys.path.insert(0, str(ENGINE))
 sys.path.insert(0, str(TOOLS))
 
 from bench_peers_openspiel import (GAMES, PEERS as OPENSPIEL_PEERS, Peer, PlayOne,  # noqa: E402
@@ -47,7 +55,7 @@ from bench_peers_openspiel import (GAMES, PEERS as OPENSPIEL_PEERS, Peer, PlayOn
 
 from interpreter.game import Game  # noqa: E402
 
-RULES = {game: ROOT / "rules" / game / "game.yaml" for game in GAMES}
+RULES = {game: ENGINE / "rules" / game / "game.yaml" for game in GAMES}
 
 
 def rulebook_player(game: Game, logging: bool) -> PlayOne:
@@ -86,6 +94,33 @@ PEERS: list[Peer] = [
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
 
 
+def base_peer(base: Path, clock: str) -> Peer:
+    """``rulebook`` played by the engine of the checkout `base`, in a worker process: its
+    ``play_one`` is a stand-in that the round-robin recognises (see ``measure``)."""
+    env = dict(os.environ, BENCH_PEERS_ENGINE=str(base.resolve()))
+    proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker", "--clock", clock],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd=str(base))
+
+    def make(game_name: str) -> Optional[PlayOne]:
+        def remote(seconds: float) -> float:
+            proc.stdin.write(json.dumps({"game": game_name, "seconds": seconds}) + "\n")
+            proc.stdin.flush()
+            return float(json.loads(proc.stdout.readline())["rate"])
+        remote.remote = True  # type: ignore[attr-defined]
+        return remote
+    return Peer("rulebook_base", make)
+
+
+def serve(clock: str) -> None:
+    """The --base worker: one JSON task a line ({"game", "seconds"}), one rate a line back."""
+    players: dict = {}
+    for line in sys.stdin:
+        task = json.loads(line)
+        if task["game"] not in players:
+            players[task["game"]] = make_rulebook(logging=False)(task["game"])
+        print(json.dumps({"rate": bench(players[task["game"]], task["seconds"], clock)}), flush=True)
+
+
 def bench(play_one: PlayOne, seconds: float, clock: str = "cpu") -> float:
     """Call ``play_one(seed)`` with seeds 0, 1, ... for ``seconds`` of the clock; games/s.
 
@@ -105,6 +140,13 @@ def bench(play_one: PlayOne, seconds: float, clock: str = "cpu") -> float:
             return games / (t - start)
 
 
+def measure(play_one: Any, seconds: float, clock: str) -> float:
+    """games/s of one cell: here, or in the --base worker."""
+    if getattr(play_one, "remote", False):
+        return play_one(seconds)
+    return bench(play_one, seconds, clock)
+
+
 def run_rounds(games: list[str], peers: list[Peer], seconds: float, repeat: int,
                clock: str = "cpu") -> dict[str, dict[str, Optional[float]]]:
     """Median games/s over `repeat` round-robin rounds, for every (game, peer)."""
@@ -113,7 +155,7 @@ def run_rounds(games: list[str], peers: list[Peer], seconds: float, repeat: int,
     for _ in range(repeat):
         for key, play_one in players.items():
             if play_one is not None:
-                samples[key].append(bench(play_one, seconds, clock))
+                samples[key].append(measure(play_one, seconds, clock))
     return {g: {p.name: (statistics.median(samples[(g, p.name)]) if samples[(g, p.name)] else None)
                 for p in peers} for g in games}
 
@@ -124,14 +166,20 @@ def _ratio(a: Optional[float], b: Optional[float]) -> str:
 
 def format_table(results: dict, peers: list[Peer]) -> str:
     names = [p.name for p in peers]
-    header = ("| game | " + " | ".join(f"{n} (games/s)" for n in names)
-              + " | rulebook ÷ OpenSpiel Python | rulebook ÷ OpenSpiel C++ |")
-    rule = "|" + " --- |" * (len(names) + 3)
+    ratios = [("rulebook", "openspiel_python"), ("rulebook", "openspiel_cpp")]  # (numerator, denominator)
+    if "rulebook_base" in names:
+        ratios = [("rulebook", "rulebook_base"), *ratios,
+                  ("rulebook_base", "openspiel_python"), ("rulebook_base", "openspiel_cpp")]
+    title = {"rulebook": "rulebook", "rulebook_base": "base", "openspiel_python": "OpenSpiel Python",
+             "openspiel_cpp": "OpenSpiel C++"}
+    header = ("| game | " + " | ".join(f"{n} (games/s)" for n in names) + " | "
+              + " | ".join(f"{title[a]} ÷ {title[b]}" for a, b in ratios) + " |")
+    rule = "|" + " --- |" * (len(names) + len(ratios) + 1)
     rows = []
     for game, row in results.items():
         cells = ["—" if row[n] is None else f"{row[n]:,.0f}" for n in names]
-        rows.append(f"| {game} | " + " | ".join(cells) + f" | {_ratio(row['rulebook'], row.get('openspiel_python'))}"
-                    f" | {_ratio(row['rulebook'], row.get('openspiel_cpp'))} |")
+        cells += [_ratio(row.get(a), row.get(b)) for a, b in ratios]
+        rows.append(f"| {game} | " + " | ".join(cells) + " |")
     return "\n".join([header, rule, *rows])
 
 
@@ -146,6 +194,7 @@ def profile(game_name: str, games: int, top: int) -> str:
     prof.disable()
     stats = pstats.Stats(prof)
     total = sum(row[2] for row in stats.stats.values())  # own time of every function
+    calls = sum(row[1] for row in stats.stats.values())  # every call, recursive ones included
     by_module: dict[str, float] = {}
     for (filename, _line, _name), row in stats.stats.items():
         path = Path(filename)
@@ -156,7 +205,8 @@ def profile(game_name: str, games: int, top: int) -> str:
                   ".yaml:" in filename else
                   "benchmark loop + random" if path.name in ("bench_peers.py", "random.py") else path.name)
         by_module[module] = by_module.get(module, 0.0) + row[2]
-    lines = [f"{game_name}: {games} random games, {total:.3f} s own time under cProfile", "",
+    lines = [f"{game_name}: {games} random games, {total:.3f} s own time under cProfile, "
+             f"{calls / games:.1f} calls per game (the benchmark's own loop and Random included)", "",
              "| module | share of own time |", "| --- | --- |"]
     for module, t in sorted(by_module.items(), key=lambda kv: -kv[1])[:12]:
         lines.append(f"| {module} | {100 * t / total:.1f} % |")
@@ -173,6 +223,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu",
                         help="cpu: process CPU time (default, robust on a shared machine); wall: elapsed")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--base", type=Path, help="a checkout of an older engine: adds a rulebook_base column")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--profile", choices=sorted(GAMES), help="profile our playouts of one game instead")
     parser.add_argument("--profile-games", type=int, default=2000)
     parser.add_argument("--top", type=int, default=20)
@@ -181,20 +233,24 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.worker:
+        serve(args.clock)
+        return 0
     if args.profile:
         print(profile(args.profile, args.profile_games, args.top))
         return 0
     if _pyspiel() is None:
         print("open_spiel is not installed (pip install open_spiel): OpenSpiel columns are empty",
               file=sys.stderr)
-    results = run_rounds(args.games, PEERS, args.seconds, args.repeat, args.clock)
+    peers = PEERS if args.base is None else [PEERS[0], base_peer(args.base, args.clock), *PEERS[1:]]
+    results = run_rounds(args.games, peers, args.seconds, args.repeat, args.clock)
     info = machine_info()
     if args.json:
         print(json.dumps({"machine": info, "seconds": args.seconds, "repeat": args.repeat,
                           "clock": args.clock, "results": results}, indent=2))
     else:
         print(f"# {info} — {args.seconds:g} s of {args.clock} time per cell, median of {args.repeat} rounds")
-        print(format_table(results, PEERS))
+        print(format_table(results, peers))
     return 0
 
 

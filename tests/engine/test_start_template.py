@@ -130,3 +130,60 @@ def test_keep_starts_off_runs_every_setup_and_forgets_the_starts(monkeypatch):
     assert _setups_run(kuhn, range(100), monkeypatch) == 100
     kuhn.keep_starts(True)
     assert _setups_run(kuhn, range(100), monkeypatch) == 6
+
+
+def test_a_changed_game_leaves_the_next_start_alone():
+    """A game copied from a prepared start shares nothing it can change with the start: its
+    zones, counters, variables, locals, pending decision and history are its own."""
+    kuhn = Game.load(ROOT / "rules" / "kuhn_poker" / "game.yaml")
+    for seed in range(30):
+        kuhn.new_game(2, None, seed)  # every start kept
+    expected = kuhn.new_game(2, None, 4).to_json()
+    S = kuhn.new_game(2, None, 4)
+    S.zones["hand:0"].append(S.zones["deck"].pop())
+    S.loc[0] = "nowhere"
+    S.counters["stake:0"] = 9
+    S.vars["winner"] = 1
+    S.threads[0].frames[-1].L["bets"] = 5
+    S.threads[0].pending.picked.append("x")
+    S.history.append([0, 0])
+    S.log.append(["x", "y"])
+    S.seen[1] = (0,)
+    S.face[1] = False
+    assert kuhn.new_game(2, None, 4).to_json() == expected
+    played = kuhn.new_game(2, None, 4)
+    while not played.is_terminal():
+        p = played.current_players()[0]
+        played.apply(p, 1)
+    assert kuhn.new_game(2, None, 4).to_json() == expected
+
+
+def test_the_usual_call_finds_its_setting_at_once():
+    """new_game with default options keeps a shortcut per (players as given, lang, logging) to
+    the setting's starts: `None` and the default player count reach the same starts, other
+    settings their own, and a setting whose starts are not kept has no shortcut."""
+    kuhn = Game.load(ROOT / "rules" / "kuhn_poker" / "game.yaml")
+    a, b = kuhn.new_game(None, None, 3), kuhn.new_game(2, None, 3)
+    assert a.to_json() == b.to_json()
+    assert kuhn._usual[(None, None, True)] is kuhn._usual[(2, None, True)] is kuhn._starts[(2, None, True)]
+    quiet = kuhn.new_game(2, None, 3, logging=False)
+    assert not quiet.logging and kuhn._usual[(2, None, False)] is kuhn._starts[(2, None, False)]
+    pt = kuhn.new_game(2, {}, 3, lang="pt")
+    assert pt.lang == "pt" and kuhn._usual[(2, "pt", True)] is not kuhn._usual[(2, None, True)]
+    kuhn.keep_starts(False)
+    assert not kuhn._usual
+    goof = Game.load(ROOT / "rules" / "goofspiel" / "game.yaml")
+    for seed in range(3):
+        goof.new_game(2, None, seed)
+    assert goof._starts[(2, None, True)].closed and not goof._usual
+
+
+def test_a_shortcut_start_is_the_setup_s_start():
+    copied = Game.load(ROOT / "rules" / "kuhn_poker" / "game.yaml")
+    fresh = Game.load(ROOT / "rules" / "kuhn_poker" / "game.yaml")
+    fresh.keep_starts(False)
+    for seed in range(40):
+        for players in (None, 2):
+            a, b = fresh.new_game(players, None, seed), copied.new_game(players, None, seed)
+            assert a.to_json() == b.to_json() and a.hash() == b.hash()
+            assert b.current_players() == a.current_players() and b.legal_actions(0) == a.legal_actions(0)
