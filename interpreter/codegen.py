@@ -182,6 +182,7 @@ class ExprGen:
         self._lists: dict[str, bool] = {}  # expression function → surely returns a list
         self._record: list | None = None  # (node, source) of the reads in the body being compiled
         self._calm: dict[str, bool] = {}  # expression function → changes nothing (see calm)
+        self._family_numbers: dict[str, dict] = {}  # kind → {family name → number} (see _numbers)
 
     # ---- entry points
     def function(self, node: ast.Node, sc: Scope) -> Callable:
@@ -275,7 +276,8 @@ class ExprGen:
     def family_key(self, kind: str, name: str, keys: list, pos: Pos, sc: Scope) -> str:
         """Code giving the key of zone/counter/variable `name[keys]`."""
         g = self.game
-        fam = {"zone": g.zones, "counter": g.counters, "variable": g.variables}[kind][name]
+        families = {"zone": g.zones, "counter": g.counters, "variable": g.variables}[kind]
+        fam = families[name]
         if len(keys) != len(fam.dims):
             want = len(fam.dims)
             raise RuleError(f'{kind} "{name}" takes {want} index{"es" if want != 1 else ""} '
@@ -283,10 +285,24 @@ class ExprGen:
                             pos, "E214")
         if not keys:
             return self.const(ZoneRef(name)) if kind == "zone" else repr(name)
-        table = {"zone": "zone_index", "counter": "counter_index", "variable": "variable_index"}[kind]
         parts = [self.source(k, sc) for k in keys]
+        if all(_cheap(p) or _LITERAL.match(p) for p in parts[1:]):
+            # the family's table by its number (layout.nested: a table per dimension); each
+            # index after the first is a plain read, so looking up the first one before reading
+            # the next changes nothing (the flat table reads all of them, then looks up)
+            number = self._numbers(kind, families)[name]
+            return f"S.lay.{kind}_tables[{number}]" + "".join(f"[{p}]" for p in parts)
+        table = {"zone": "zone_index", "counter": "counter_index", "variable": "variable_index"}[kind]
         index = parts[0] if len(parts) == 1 else "(" + ", ".join(parts) + ",)"
         return f"S.lay.{table}[{name!r}][{index}]"  # a missing index: layout.IndexTable
+
+    def _numbers(self, kind: str, families: dict) -> dict:
+        """Family name -> its place among the game's families of `kind` (as in layout.Layout's
+        zone_tables, counter_tables and variable_tables)."""
+        numbers = self._family_numbers.get(kind)
+        if numbers is None or len(numbers) != len(families):
+            numbers = self._family_numbers[kind] = {name: i for i, name in enumerate(families)}
+        return numbers
 
     def family_value(self, kind: str, name: str, keys: list, pos: Pos, sc: Scope) -> str:
         key = self.family_key(kind, name, keys, pos, sc)
@@ -841,6 +857,7 @@ def _cheap(code: str) -> bool:
 
 
 _CONST = re.compile(r"_k\d+\Z")  # a constant's name (ExprGen.const)
+_LITERAL = re.compile(r"-?\d+\Z|'[^'\\]*'\Z")  # a number or a short text, as repr() writes them
 _VAR_ITEMS = re.compile(r"\(_charge\((.+)\) if type\(\1\) is list else _items\(S, \1\)\)\Z")  # items_source
 _CHARGED_CONST = re.compile(r"_charge\((_k\d+)\)\Z")  # a constant list, counted
 _CONST_AT = re.compile(r"(_k\d+)\[[^\[\]]+\]\Z")  # a constant list indexed (x_Index)

@@ -703,6 +703,15 @@ class Compiler:
                               "if type(_v) is int:\n    S.counters[_t] = _v\nelse:\n    _setc(S, _t, _v)",
                               n.pos, self.gen.env)
                 return
+            if all(b is None or type(b) is int for b in (fam.low, fam.high)):
+                # bounds that are numbers (the same in every layout): State.set_counter's clamp,
+                # written out
+                clamp = "".join(f"\n    if _v {cmp} {b}:\n        _v = {b}" for cmp, b in (("<", fam.low), (">", fam.high))
+                                if b is not None)
+                ctx.emit_code(f"_t = {key}\n_v = {_combine_src('S.counters[_t]', value, op)}\n"
+                              f"if type(_v) is int:{clamp}\n    S.counters[_t] = _v\nelse:\n    _setc(S, _t, _v)",
+                              n.pos, self.gen.env)
+                return
             ctx.emit_code(f"_t = {key}\n_v = {_combine_src('S.counters[_t]', value, op)}\n"
                           "if type(_v) is int:\n    S.set_counter(_t, _v)\nelse:\n    _setc(S, _t, _v)",
                           n.pos, self.gen.env)
@@ -1244,7 +1253,7 @@ def _python_locals(lines: list, params: list) -> list:
 
 def _surely_zone(code: str, env: dict) -> bool:
     """Is generated `code` surely a zone (ZoneRef): a family's zone or a named zone's constant?"""
-    if code.startswith("S.lay.zone_index[") and code.count("S.") == 1:  # layout.IndexTable: zones only
+    if code.startswith(("S.lay.zone_index[", "S.lay.zone_tables[")) and code.count("S.") == 1:  # zones only
         return True
     return re.fullmatch(r"_k\d+", code) is not None and type(env.get(code)) is ZoneRef
 

@@ -21,26 +21,70 @@ BOX = ZoneRef("box")  # where pieces not otherwise placed wait; nobody sees insi
 
 class IndexTable(dict):
     """Index -> key of one zone, counter or variable family. Generated code reads it as
-    `table[index]` (one lookup); an index that does not exist is a located rule error."""
+    `table[index]` (one lookup); an index that does not exist is a located rule error.
 
-    __slots__ = ("kind", "name")
+    A family of several dimensions also has a nested form (see nested): one table per
+    dimension, `table[i][j]`, so generated code builds and hashes no tuple. There `prefix`
+    holds the indexes already looked up and `depth` how many lookups are still to come; a
+    missing index gives the same error as the flat table, naming the whole index."""
 
-    def __init__(self, kind: str, name: str):
+    __slots__ = ("kind", "name", "prefix", "depth")
+
+    def __init__(self, kind: str, name: str, prefix: tuple = (), depth: int = 1):
         super().__init__()
         self.kind = kind
         self.name = name
+        self.prefix = prefix
+        self.depth = depth
 
     def __missing__(self, index: Any) -> Any:
-        raise RuleRuntimeError(f'{self.kind} "{self.name}" has no index {index!r}')
+        if self.depth > 1:  # the rest of the index is looked up next: fail once it is known
+            return _Absent(self.kind, self.name, (*self.prefix, index), self.depth - 1)
+        missing(self.kind, self.name, (*self.prefix, index) if self.prefix else index)
 
     def __reduce__(self):
-        return (_index_table, (self.kind, self.name, dict(self)))
+        return (_index_table, (self.kind, self.name, dict(self), self.prefix, self.depth))
 
 
-def _index_table(kind: str, name: str, items: dict) -> IndexTable:
-    table = IndexTable(kind, name)
+def _index_table(kind: str, name: str, items: dict, prefix: tuple = (), depth: int = 1) -> IndexTable:
+    table = IndexTable(kind, name, prefix, depth)
     table.update(items)
     return table
+
+
+def missing(kind: str, name: str, index: Any) -> None:
+    raise RuleRuntimeError(f'{kind} "{name}" has no index {index!r}')
+
+
+class _Absent:
+    """What a nested table gives for an index it lacks: the next lookups fail, naming it all."""
+
+    __slots__ = ("kind", "name", "prefix", "depth")
+
+    def __init__(self, kind: str, name: str, prefix: tuple, depth: int):
+        self.kind, self.name, self.prefix, self.depth = kind, name, prefix, depth
+
+    def __getitem__(self, index: Any) -> Any:
+        if self.depth > 1:
+            return _Absent(self.kind, self.name, (*self.prefix, index), self.depth - 1)
+        missing(self.kind, self.name, (*self.prefix, index))
+
+
+def nested(table: IndexTable, dims: int) -> IndexTable:
+    """The table of a family as read by generated code: itself for one dimension (or none),
+    else one table per dimension (i, j) -> table[i][j]."""
+    if dims < 2:
+        return table
+    out = IndexTable(table.kind, table.name, (), dims)
+    for index, key in table.items():
+        level = out
+        for depth, i in enumerate(index[:-1]):
+            inner = level.get(i)
+            if inner is None:
+                inner = level[i] = IndexTable(table.kind, table.name, index[:depth + 1], dims - depth - 1)
+            level = inner
+        level[index[-1]] = key
+    return out
 
 
 @dataclass
@@ -106,6 +150,11 @@ class Layout:
     # per piece, the parts of its option grouping key that never change (decisions.build_options):
     hidden_key: list = field(default_factory=list)  # (back, public attribute values)
     visible_key: list = field(default_factory=list)  # (component, item id, owner)
+    # per family, in the game's order of families: its IndexTable as generated code reads it
+    # (`S.lay.zone_tables[3][i][j]`: a list subscript, and nested tables, see nested)
+    zone_tables: list = field(default_factory=list)
+    counter_tables: list = field(default_factory=list)
+    variable_tables: list = field(default_factory=list)
     dyn_names: list = field(default_factory=list)  # attributes that can change in a game
     singular: list = field(default_factory=list)  # no other piece has the same visible_key
     cols: "AttrColumns" = field(init=False)  # attribute -> per piece its static value
@@ -151,6 +200,10 @@ def _build(game: GameDef, n: int, options: dict) -> Layout:
         _slots(game, ctx, fam, lay.counters, lay.counter_index)
     for fam in game.variables.values():
         _slots(game, ctx, fam, lay.variables, lay.variable_index)
+    for families, index, tables in ((game.zones, lay.zone_index, lay.zone_tables),
+                                    (game.counters, lay.counter_index, lay.counter_tables),
+                                    (game.variables, lay.variable_index, lay.variable_tables)):
+        tables.extend(nested(index[name], len(fam.dims)) for name, fam in families.items())
     for comp in game.components.values():
         _pieces(game, ctx, lay, comp)
     for attrs in lay.static:

@@ -133,6 +133,10 @@ def handwritten_ratio(rounds: int, games: int) -> dict:
     engine_cpu = engine_dec = hand_cpu = hand_dec = 0.0
     for r in range(rounds):
         seeds = range(r * games, (r + 1) * games)
+        if r % 2:  # the hand-written game first in every other round (see _in_turn)
+            t = time.process_time()
+            hand_dec += play_games(4, seeds)
+            hand_cpu += time.process_time() - t
         t = time.process_time()
         for seed in seeds:
             S = game.new_game(4, opts, seed, logging=False)
@@ -142,9 +146,10 @@ def handwritten_ratio(rounds: int, games: int) -> dict:
                 apply(S, p, int(rngs[p].random() * S.option_count(p)))
             engine_dec += S.decisions
         engine_cpu += time.process_time() - t
-        t = time.process_time()
-        hand_dec += play_games(4, seeds)
-        hand_cpu += time.process_time() - t
+        if not r % 2:
+            t = time.process_time()
+            hand_dec += play_games(4, seeds)
+            hand_cpu += time.process_time() - t
     e_us, h_us = engine_cpu / engine_dec * 1e6, hand_cpu / hand_dec * 1e6
     return {"engine_us": e_us, "hand_us": h_us, "ratio": e_us / h_us,
             "engine_decisions_per_game": engine_dec / (rounds * games),
@@ -170,6 +175,13 @@ def entry_configs(only: list[str] | None = None) -> list[tuple[str, int]]:
     return out
 
 
+def _in_turn(round_no: int, base: Worker, new: Worker) -> tuple:
+    """Which engine goes first alternates from round to round: on a shared machine the one that
+    always runs second measures differently (seen as 1.08-1.14x that vanished in stop 25)."""
+    pair = (("base", base), ("new", new))
+    return pair if round_no % 2 == 0 else pair[::-1]
+
+
 def compare(base: Worker, new: Worker, rounds: int, games: int, what: set,
             files: list[str] | None = None) -> dict:
     out: dict = {"games": [], "copy": [], "mcts": []}
@@ -181,7 +193,7 @@ def compare(base: Worker, new: Worker, rounds: int, games: int, what: set,
             count = games * max(1, math.ceil(0.2 / max(probe, 1e-6)))
             cpu = {"base": 0.0, "new": 0.0}
             for r in range(rounds):
-                for name, w in (("base", base), ("new", new)):
+                for name, w in _in_turn(r, base, new):
                     cpu[name] += w.ask(kind="games", file=path, players=n, games=count, seed=r * count)["cpu"]
             row = {"file": path, "players": n, "games": rounds * count,
                    "base_gps": rounds * count / cpu["base"], "new_gps": rounds * count / cpu["new"]}
@@ -194,8 +206,8 @@ def compare(base: Worker, new: Worker, rounds: int, games: int, what: set,
             if path.endswith("capitals.yaml") or path.endswith("cowboys.yaml"):
                 continue
             res = {"base": [0.0, 0.0], "new": [0.0, 0.0]}
-            for _ in range(rounds):
-                for name, w in (("base", base), ("new", new)):
+            for k in range(rounds):
+                for name, w in _in_turn(k, base, new):
                     r = w.ask(kind="copy", file=path, players=n, reps=100)
                     res[name][0] += r["clone"]
                     res[name][1] += r["save"]
@@ -210,8 +222,8 @@ def compare(base: Worker, new: Worker, rounds: int, games: int, what: set,
             path = str(Path("rules") / gid / "game.yaml")
             n = 4 if gid != "between_two_cities" else 3
             cpu = {"base": [0.0, 0], "new": [0.0, 0]}
-            for _ in range(rounds):
-                for name, w in (("base", base), ("new", new)):
+            for k in range(rounds):
+                for name, w in _in_turn(k, base, new):
                     r = w.ask(kind="mcts", file=path, players=n, iterations=8)
                     cpu[name][0] += r["cpu"]
                     cpu[name][1] += r["iterations"]
