@@ -93,17 +93,26 @@ def test_inlined_schema_reports_what_the_written_schema_reports_on_broken_maps(t
 
 
 def test_cli_freezes_the_heap_only_as_the_process_command(monkeypatch):
+    """As the process's own command (args=None) the heap is frozen, and a validate freezes it
+    again at exit; called by a program or a test (args given), neither happens."""
+    import atexit
+
     from click.testing import CliRunner
 
-    from interpreter.cli import main
+    from interpreter.cli import _Rulebook, main
 
+    dogs = str(ROOT / "rules" / "dogs_day" / "game.yaml")
+    monkeypatch.setattr(_Rulebook, "own_process", False)
     gc.unfreeze()
+    exits = atexit._ncallbacks()
     try:
-        assert CliRunner().invoke(main, ["functions"]).exit_code == 0
-        assert gc.get_freeze_count() == 0  # a test's (or a program's) own call: the heap is its own
-        monkeypatch.setattr("sys.argv", ["rulebook", "functions"])
+        assert CliRunner().invoke(main, ["validate", dogs]).exit_code == 0
+        assert gc.get_freeze_count() == 0 and atexit._ncallbacks() == exits
+        monkeypatch.setattr("sys.argv", ["rulebook", "validate", dogs])
         with pytest.raises(SystemExit) as done:
             main()
         assert done.value.code == 0 and gc.get_freeze_count() > 0
+        assert atexit._ncallbacks() == exits + 1
     finally:
+        atexit.unregister(gc.freeze)
         gc.unfreeze()
