@@ -6,6 +6,8 @@ errors.
 """
 from __future__ import annotations
 
+import atexit
+import gc
 import json
 import os
 import sys
@@ -71,7 +73,23 @@ def _set_limits(ctx, param, values):
     return values
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Rulebook(click.Group):
+    """The `rulebook` command group. Run on the process's own command line (args=None, as the
+    `rulebook` script and `python -m interpreter` do; a test's CliRunner passes its args), it
+    first moves what is loaded by then (modules, classes, functions: alive until the process
+    ends) out of the cycle collector's sight with gc.freeze(), so no collection walks it again,
+    nor the one at exit: about a tenth of the CPU of a first `rulebook validate`."""
+
+    own_process = False  # set by main(): the process ends with this command
+
+    def main(self, args=None, *rest, **kwargs):
+        if args is None:
+            _Rulebook.own_process = True
+            gc.freeze()
+        return super().main(args, *rest, **kwargs)
+
+
+@click.group(cls=_Rulebook, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="rulebook", message="rulebook %(version)s")
 @click.option("--limit", "limits", multiple=True, metavar="NAME=N", callback=_set_limits,
               expose_value=False, is_eager=True,
@@ -94,6 +112,8 @@ def validate(paths: tuple[str, ...]) -> None:
     files = find_rule_files(list(paths))
     if not files:
         raise InputError(f"no rule files found in {', '.join(paths)}")
+    if _Rulebook.own_process:  # the collection Python runs at exit would walk every game loaded
+        atexit.register(gc.freeze)  # here (nothing is left open to finalise): ~5 % of a validate
     bad = 0
     for f in files:
         try:

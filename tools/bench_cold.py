@@ -19,7 +19,10 @@ settings, each measured for both engines (`base …` is the other checkout in th
 * `no cache`: RULEBOOK_CACHE=0, the full load (what the very first validate of a file costs,
   less the few ms of writing the cache);
 * `empty`: an empty cache folder for every run (a new user's very first validate: the full
-  load, and the cache written).
+  load, and the cache written);
+* `new machine`: `empty`, and an empty temporary folder too (TMPDIR), where Lark keeps the
+  tables it builds from a grammar (gone after a reboot that clears /tmp): an engine that
+  builds its parser from the grammar pays for that here.
 
 CPU time is user+sys of the child (getrusage), wall time is measured around the process. Both
 engines alternate run by run, so a busy machine slows both alike: compare the ratios. The load
@@ -73,12 +76,16 @@ def _run(root: Path, file: str, env: dict, edit: Path | None = None, command: st
     return cpu, wall
 
 
-def _fresh(env: dict) -> dict:
-    """`env` with a new, empty cache folder (inside the run's cache folder)."""
-    return dict(env, XDG_CACHE_HOME=tempfile.mkdtemp(prefix="empty-", dir=env["XDG_CACHE_HOME"]))
+def _fresh(env: dict, tmp: bool = False) -> dict:
+    """`env` with a new, empty cache folder (inside the run's cache folder), and with `tmp` a
+    new, empty temporary folder too."""
+    env = dict(env, XDG_CACHE_HOME=tempfile.mkdtemp(prefix="empty-", dir=env["XDG_CACHE_HOME"]))
+    if tmp:
+        env["TMPDIR"] = tempfile.mkdtemp(prefix="tmp-", dir=env["XDG_CACHE_HOME"])
+    return env
 
 
-SETTINGS = ("cache", "edited", "no cache", "empty")
+SETTINGS = ("cache", "edited", "no cache", "empty", "new machine")
 
 
 def measure(base: Path, file: str, runs: int, command: str = "validate") -> dict:
@@ -92,13 +99,16 @@ def measure(base: Path, file: str, runs: int, command: str = "validate") -> dict
         sides[prefix + "edited"] = (root, cached, edited)
         sides[prefix + "no cache"] = (root, _env(root, pycache, cache_home, False), None)
         sides[prefix + "empty"] = (root, cached, None)
+        sides[prefix + "new machine"] = (root, cached, None)
     for root, env, edit in sides.values():  # bytecode, Lark's grammar cache, the load cache
         _run(root, file, env, edit, command)
     load_before = os.getloadavg()
     times: dict[str, list] = {name: [] for name in sides}
     for _ in range(runs):
         for name, (root, env, edit) in sides.items():
-            times[name].append(_run(root, file, _fresh(env) if name.endswith("empty") else env, edit, command))
+            if name.endswith(("empty", "new machine")):
+                env = _fresh(env, tmp=name.endswith("new machine"))
+            times[name].append(_run(root, file, env, edit, command))
     load_after = os.getloadavg()
     shutil.rmtree(cache_home, ignore_errors=True)
     shutil.rmtree(pycache, ignore_errors=True)
