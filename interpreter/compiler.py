@@ -24,7 +24,7 @@ from . import ast, budget
 from .budget import METER
 from .builtins import items, load_all
 from .codegen import BUILTIN_NAMES, MAX_SUGGESTED, PIECE_ATTRS, ExprGen, Scope, fail
-from .decisions import start_choice, start_perform, start_pick
+from .decisions import start_choice, start_perform
 from .errors import Pos, RuleError, RuleRuntimeError, suggest
 from .labels import label
 from .events import arg_of, template_of
@@ -339,7 +339,7 @@ class Compiler:
         self.gen.env.update({"_ZoneRef": ZoneRef, "_Piece": Piece, "_not_a_zone": _not_a_zone, "_as_pieces": _as_pieces,
                              "_log_entry": log_entry, "_discard": _discard, "_deal": _deal,
                              "_as_pieces_or_zones": _as_pieces_or_zones, "_as_players": _as_players,
-                             "_start_choice": start_choice, "_start_pick": start_pick, "_start_perform": start_perform, "_label": label, "_prompt_of": prompt_of})
+                             "_start_choice": start_choice, "_start_perform": start_perform, "_label": label, "_prompt_of": prompt_of})
         self.gen.env.update({"_GameEnds": GameEnds, "_locate": locate, "_calls_exceeded": calls_exceeded,
                              "_too_deep": too_deep})
 
@@ -864,12 +864,8 @@ class Compiler:
         else:
             lines = ["_c = []", f"for _w in _items(S, {source}):", f"    L[{slot!r}] = _w",
                      f"    if {where}:", "        _c.append(_w)"]
-        if mode == "one" and not n.optional:  # the common choice: no bounds to pass
-            lines.append(f"return _start_pick(S, th, fr, {who}, _c, {slot!r}, {prompt}, {gen.const(n.pos)}, "
-                         f"{label_key!r})")
-        else:
-            lines += [bounds, f"return _start_choice(S, th, fr, {who}, _c, {mode!r}, _lo, _hi, {n.optional!r}, "
-                              f"{slot!r}, {prompt}, {gen.const(n.pos)}, {label_key!r})"]
+        lines += [bounds, f"return _start_choice(S, th, fr, {who}, _c, {mode!r}, _lo, _hi, {n.optional!r}, "
+                          f"{slot!r}, {prompt}, {gen.const(n.pos)}, {label_key!r})"]
         ctx.emit(make_instruction("\n".join(lines), n.pos, gen.env), n.pos)
 
     def s_Perform(self, n, ctx):

@@ -28,32 +28,16 @@ _ready = Pending.ready
 def start_choice(S: State, th, fr, who, candidates: list, mode: str, low: int, high: int,
                  optional: bool, slot: str, prompt: str | None, prompt_event: list | None, pos,
                  label_key: str | None = None) -> int | None:
-    if mode == "one" and not optional:
-        return start_pick(S, th, fr, who, candidates, slot, prompt, prompt_event, pos, label_key)
-    return _ask(S, th, fr, who, candidates, mode, low, high, optional, slot, prompt, prompt_event,
-                pos, label_key)
-
-
-def start_pick(S: State, th, fr, who, candidates: list, slot: str, prompt: str | None,
-               prompt_event: list | None, pos, label_key: str | None = None) -> int | None:
-    """start_choice of one thing, not optional (what the compiler calls for `choose x from …`):
-    the usual cases (options.single_pick) are made here, the others by _ask."""
-    if candidates and who is not None:
+    if who is None:
+        raise RuleRuntimeError("a choice has no player to decide (`by` gave none)")
+    n = len(candidates)
+    if mode == "one" and not optional and n:  # the common cases, made here
         player = who if type(who) is Player else PLAYERS[int(who)]
         made = single_pick(S, candidates, player, label_key, fr.L)
         if made is not None:
             th.pending = _ready(player, "choose", prompt, candidates, made[0], False, slot,
                                 th.player is not None, pos, prompt_event, made[1], label_key)
             return SUSPEND
-    return _ask(S, th, fr, who, candidates, "one", 1, 1, False, slot, prompt, prompt_event, pos, label_key)
-
-
-def _ask(S: State, th, fr, who, candidates: list, mode: str, low: int, high: int, optional: bool,
-         slot: str, prompt: str | None, prompt_event: list | None, pos, label_key: str | None) -> int | None:
-    """A choice whose options build_options makes (grouped, optional, several picks), or none."""
-    if who is None:
-        raise RuleRuntimeError("a choice has no player to decide (`by` gave none)")
-    n = len(candidates)
     # An optional choice is asked even with nothing to pick ("pass" only): skipping it would
     # tell everyone that this player holds nothing eligible.
     if mode == "one":

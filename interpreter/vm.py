@@ -101,9 +101,8 @@ def run_thread(S: State, th: Thread, base: int) -> int:
     frames = th.frames
     fr = None
     limits = METER.limits  # set once per decision (run), the same for every call made within it
-    depth = len(frames)  # kept here: only a FRAME signal changes it
     try:
-        while depth > base:
+        while len(frames) > base:
             fr = frames[-1]
             code = fr.proc.code
             sig = None
@@ -115,8 +114,7 @@ def run_thread(S: State, th: Thread, base: int) -> int:
                 S.steps += 1  # calls count like loop iterations: call trees cannot explode
                 if S.steps > limits.steps:
                     calls_exceeded(frames[-1])
-                depth = len(frames)
-                if depth > limits.depth:
+                if len(frames) > limits.depth:
                     too_deep(frames[-1])
                 continue
             return sig
