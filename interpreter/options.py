@@ -14,7 +14,7 @@ from typing import Any
 from .guard import evaluate
 from .labels import label, piece_label, player_label, translated, zone_label
 from .threads import Pending
-from .values import Piece
+from .values import Family, Piece, Player, ZoneRef
 
 DONE = "\x00done"  # the option that ends a multiple choice
 PASS = "\x00pass"  # the option that declines an optional choice
@@ -39,6 +39,10 @@ def _disambiguate(S: Any, entries: list, labels: list) -> None:
 
 
 PLAIN_RECIPE = (False, None, None, False, None)  # the recipe of options shown as themselves (_finish)
+VALUES = "\x00values"  # a recipe's has_pieces for values other than pieces, each shown by label()
+# values that are their own grouping key (hashable, compared by equality) and never a piece:
+# options of them are made without a key each, as numbers and texts are
+_VALUE_TYPES = frozenset({int, str, Player, tuple, bool, float, ZoneRef, Family, type(None)})
 
 
 def build_options(S: Any, pend: Pending, L: dict | None = None) -> None:
@@ -52,14 +56,16 @@ def build_options(S: Any, pend: Pending, L: dict | None = None) -> None:
     (by itself too when no other piece has the same item, owner and component). The parts of the
     key that never change are fixed in the layout."""
     candidates = pend.candidates
-    if _plain_values(candidates):  # only numbers and texts (the common case): no keys, labels are the values as text
-        if pend.kind == "choose" and not pend.optional and pend.label_key is None:
+    if not candidates or type(candidates[0]) is not Piece:
+        shown = _values_recipe(candidates)
+        if shown is False and pend.kind == "choose" and not pend.optional and pend.label_key is None:
             pend.options = list(dict.fromkeys(candidates))  # _finish, inlined for this case
             pend.labels = None
             pend.recipe = PLAIN_RECIPE
             return
-        _finish(pend, list(dict.fromkeys(candidates)), None, False, False, L)
-        return
+        if shown is not None:  # values only: no keys; labels are the values as text (or by label())
+            _finish(pend, list(dict.fromkeys(candidates)), None, False, shown, L)
+            return
     viewer = pend.player
     cache = pend.cache
     if cache is not None and type(cache) is Looks:  # a later pick among open look-alikes
@@ -116,28 +122,34 @@ def build_options(S: Any, pend: Pending, L: dict | None = None) -> None:
 
 def single_pick(S: Any, candidates: list, viewer: Any, label_key: str | None, L: dict) -> tuple | None:
     """(options, recipe) of a single, non-optional pick among candidates that are each their own
-    option: numbers and texts shown as themselves, or pieces of one zone the viewer sees
+    option: values that are no pieces (_values_recipe), or pieces of one zone the viewer sees
     (open_zone) — build_options' usual cases, made without a Pending. None: not such a pick."""
     if type(candidates[0]) is Piece:
         zone = open_zone(S, candidates, viewer)
         if zone is None:
             return None
-    elif _plain_values(candidates):
-        zone = False
     else:
-        return None
+        zone = _values_recipe(candidates)  # False: numbers and texts; VALUES: other values
+        if zone is None:
+            return None
     options = candidates if len(set(candidates)) == len(candidates) else list(dict.fromkeys(candidates))
     custom = None if label_key is None else (options[:], dict(L))  # as _finish records it
     return options, (False, None, None, zone, custom)
 
 
-def _plain_values(candidates: list) -> bool:
-    """Whether every candidate is a number or a text."""
+def _values_recipe(candidates: list) -> Any:
+    """How options of these candidates are shown when each is its own option: False, numbers
+    and texts only (as themselves); VALUES, also other values that are their own grouping key
+    (players, cells, zones: by label(), as the grouping loop of build_options shows them);
+    None, some candidate is a piece, a list or a map (grouped by a key each)."""
+    shown = False
     for v in candidates:
         t = type(v)
         if t is not int and t is not str:
-            return False
-    return True
+            if t not in _VALUE_TYPES:
+                return None
+            shown = VALUES
+    return shown
 
 
 def open_zone(S: Any, candidates: list, viewer: Any) -> Any:
@@ -283,8 +295,9 @@ def _pieces_only(S: Any, pend: Pending, candidates: list, viewer: Any, L: dict |
 def _finish(pend: Pending, options: list, entries: list | None, many_zones: bool, has_pieces: Any,
             L: dict | None) -> None:
     """Add the closing option (done / pass) and record how to make the labels. `entries` None:
-    every option is a number or a text, shown as itself, or — `has_pieces` a zone instead of
-    True (open_zone) — every option is a visible piece of that zone."""
+    every option is a number or a text, shown as itself, or — `has_pieces` VALUES — a value
+    other than a piece, shown by label(), or — `has_pieces` a zone instead of True (open_zone) —
+    every option is a visible piece of that zone."""
     tail = None
     custom = None
     if pend.label_key is not None:  # the rule's `label`: evaluated when read, with these locals
@@ -371,6 +384,12 @@ def labels_of(S: Any, pend: Pending) -> list:
         pend.labels = labels
         return labels
     values = pend.options[:-1] if tail is not None else pend.options
+    if has_pieces is VALUES:  # values other than pieces (_values_recipe)
+        labels = [label(S, v, viewer) for v in values]
+        if tail is not None:
+            labels.append(tail)
+        pend.labels = labels
+        return labels
     if entries is None and has_pieces:  # visible pieces of one zone (open_zone)
         entries = [(v, True, has_pieces) for v in values]
     elif entries is None:

@@ -28,6 +28,21 @@ def _cell(c: Any) -> tuple:
         raise RuleRuntimeError(f"expected a cell (x, y), got {c!r}") from None
 
 
+_MOVED: dict = {}          # cells -> _at_origin(cells): a grid is asked about many times
+
+
+def _at_origin(cells: frozenset) -> tuple:
+    """(the cells moved so that their smallest x and smallest y are 0, the x and y moved by)."""
+    out = _MOVED.get(cells)
+    if out is None:
+        dx, dy = min([c[0] for c in cells]), min([c[1] for c in cells])
+        moved = frozenset([(x - dx, y - dy) for x, y in cells]) if dx or dy else cells
+        if len(_MOVED) >= 5000:
+            _MOVED.clear()
+        out = _MOVED[cells] = (moved, dx, dy)
+    return out
+
+
 def _cells(cs: Any) -> list:
     if cs is None:
         return []
@@ -261,7 +276,7 @@ class _Window(BitWindow):
 
 
 
-def _fillable_filter(out: list, shape: Any, g: dict, blocked: frozenset, pairs: list, box: tuple,
+def _fillable_filter(out: list, shape: Any, g: frozenset, blocked: frozenset, pairs: list, box: tuple,
                      w: int, h: int) -> list:
     """Keep the anchors after which some w × h window holding everything (`box`: the bounding
     box so far) can still be filled: every empty unblocked cell in it joined, through empty
@@ -323,8 +338,8 @@ _ANSWERS_LIMIT = 20000
 
 
 def _placement_args(blocked: Any, links: Any, include: Any, start: Any) -> tuple:
-    """(blocked cells, link map, link pairs, include cells, start cells, a number naming them)
-    of grid_placements."""
+    """(blocked cells, link map, link pairs, include cells, start cells, a number naming them,
+    whether none of them fixes where pieces are) of grid_placements."""
     args = (blocked, links, include, start)
     for recent, parsed in _RECENT:
         if recent == args:
@@ -339,7 +354,9 @@ def _placement_args(blocked: Any, links: Any, include: Any, start: Any) -> tuple
     if parsed is None:
         if len(_PARSED) >= 1000:
             _PARSED.clear()
-        parsed = _PARSED[content] = (blocked_set, lmap, pairs, include_cells, start_cells, next(_SERIAL))
+        anywhere = not blocked_set and not lmap and not include_cells  # see grid_placements
+        parsed = _PARSED[content] = (blocked_set, lmap, pairs, include_cells, start_cells, next(_SERIAL),
+                                     anywhere)
     _RECENT.insert(0, (args, parsed))
     del _RECENT[4:]
     return parsed
@@ -360,19 +377,28 @@ def grid_placements(S, zone, piece, max_width=None, max_height=None, blocked=Non
     shape = S.shape_of(piece)
     parsed = _placement_args(blocked, links, include, start)
     # a rule asks again for the same tile before the grid changes (the answer reads only which
-    # cells are covered)
-    key = (parsed[5], frozenset(g), shape, max_width, max_height, bool(fillable))
+    # cells are covered); when nothing fixes where pieces are (no blocked, included or linked
+    # cells, a bounded box), the answer is that of the cells moved to the origin, moved back:
+    # a city built elsewhere asks the same question
+    dx = dy = 0
+    cells = frozenset(g)  # from the dict: its hashes are reused
+    if cells and parsed[6] and max_width is not None and max_height is not None:
+        cells, dx, dy = _at_origin(cells)
+    key = (parsed[5], cells, shape, max_width, max_height, bool(fillable))
     out = _ANSWERS.get(key)
     if out is None:
         if len(_ANSWERS) >= _ANSWERS_LIMIT:
             _ANSWERS.clear()
-        out = _ANSWERS[key] = _placements(g, shape, max_width, max_height, parsed, fillable)
+        out = _ANSWERS[key] = _placements(cells, shape, max_width, max_height, parsed, fillable)
+    if dx or dy:
+        return [(x + dx, y + dy) for x, y in out]
     return list(out)
 
 
-def _placements(g: dict, shape: tuple, max_width: Any, max_height: Any, parsed: tuple,
+def _placements(g: frozenset, shape: tuple, max_width: Any, max_height: Any, parsed: tuple,
                 fillable: Any) -> list:
-    blocked_set, lmap, pairs, include_cells, start_cells, _ = parsed
+    """grid_placements' answer for the occupied cells g."""
+    blocked_set, lmap, pairs, include_cells, start_cells = parsed[:5]
     base = list(g)
     if include_cells:
         base += include_cells

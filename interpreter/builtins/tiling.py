@@ -19,7 +19,7 @@ from operator import itemgetter
 from typing import Any
 
 from ..errors import RuleRuntimeError
-from .grid import _cell, _cells, _grid, _link_map
+from .grid import _at_origin, _cell, _cells, _grid, _link_map
 from . import builtin, items
 from .bitgrid import BitWindow
 
@@ -255,10 +255,14 @@ class _Question:
     """The fixed part of a question (pieces to come, window, blocked, included and linked cells),
     parsed once; `number` names it in the memo of answers."""
 
-    __slots__ = ("number", "need", "steps", "early_singles", "include", "land")
+    __slots__ = ("number", "need", "steps", "early_singles", "include", "land", "anywhere")
 
     def __init__(self, number: int, pieces: list, include: list, land: _Landscape, paths: bool):
         self.number, self.include, self.land = number, include, land
+        # nothing fixes where the pieces are (no blocked, included or linked cells): the answer
+        # is the same for the occupied cells moved anywhere, so they are asked about moved to
+        # the origin (completable, grid_completable_anchors): one memo entry for them all
+        self.anywhere = not land.blocked and not land.pairs and not include
         self.need, big = _plan(pieces)
         # the single pieces arriving before the last larger piece need room outside their places
         self.early_singles = big[-1][1] if big else 0
@@ -268,6 +272,9 @@ class _Question:
 
 _MEMO: dict = {}          # answers by question: a rule asks the same one for several options
 _MEMO_LIMIT = 20000
+_AT: dict = {}            # (grid at the origin, question number, piece's cells) -> {anchor: answer}
+# for questions `anywhere`: the same city shape recurs across cities and games, and an anchor's
+# answer is then found without making the occupied cells
 _QUESTIONS: dict = {}     # the question's fixed part by content -> its _Question
 _BY_TEXT: dict = {}       # the same by the arguments' exact text (marshal): no parsing to find it
 _LANDSCAPES: dict = {}    # _Landscape by (w, h, blocked cells, link pairs)
@@ -279,7 +286,10 @@ def completable(occupied: set | frozenset, shapes: list, w: int, h: int, blocked
                 links: Any = None, paths: bool = True) -> bool:
     """Plain-Python core of grid_completable (see there)."""
     question = _asked(shapes, w, h, blocked, include, links, paths)
-    return _answer(occupied if type(occupied) is frozenset else frozenset(occupied), question)
+    occupied = occupied if type(occupied) is frozenset else frozenset(occupied)
+    if question.anywhere and occupied:
+        occupied = _at_origin(occupied)[0]
+    return _answer(occupied, question)
 
 
 def _asked(shapes: list, w: int, h: int, blocked: Any, include: Any, links: Any,
@@ -335,6 +345,7 @@ def _question_by_content(shapes: list, w: int, h: int, blocked: Any, include: An
             _BY_TEXT.clear()
             _LANDSCAPES.clear()
             _MEMO.clear()
+            _AT.clear()
             _RECENT.clear()
         pairs = [(a, b) for a, bs in _link_map(links).items() for b in bs]
         land_key = (w, h, fixed[3], tuple(pairs))
@@ -444,10 +455,27 @@ def grid_completable_anchors(S, zone, shapes, shape, anchors, max_width=None, ma
     if not seq:
         return []
     question = _asked(shapes, int(max_width), int(max_height), blocked, include, links, bool(paths))
+    ox = oy = 0
+    at = None
+    if question.anywhere and grid:  # asked about the grid moved to the origin (see _AT)
+        grid, ox, oy = _at_origin(grid)
+        key = (grid, question.number, tuple(offsets))
+        at = _AT.get(key)
+        if at is None:
+            if len(_AT) >= _MEMO_LIMIT:
+                _AT.clear()
+            at = _AT[key] = {}
     out = []
     for anchor in seq:
         x, y = _cell(anchor)
-        if _answer(grid.union([(x + dx, y + dy) for dx, dy in offsets]), question):
+        x -= ox
+        y -= oy
+        hit = None if at is None else at.get((x, y))
+        if hit is None:
+            hit = _answer(grid.union([(x + dx, y + dy) for dx, dy in offsets]), question)
+            if at is not None:
+                at[(x, y)] = hit
+        if hit:
             out.append(anchor)
             if first:
                 break

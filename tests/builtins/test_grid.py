@@ -290,3 +290,39 @@ def test_grid_completable_anchors_is_grid_completable_at_each_anchor_in_order(bo
     assert tiling.grid_completable_anchors(S, zone, to_come, domino, [], **asked) == []
     with pytest.raises(RuleRuntimeError):
         tiling.grid_completable_anchors(S, zone, to_come, domino, anchors)
+
+
+def test_placements_of_a_city_built_elsewhere_are_those_found_at_the_origin_moved(board):
+    # nothing fixes where the pieces are (no blocked, included or linked cells, a bounded box):
+    # the answer is worked out for the cells moved to x, y >= 0 from 0, and moved back
+    S, zone, put = board
+    tile = S.lay.pieces[0]
+    domino = next(p for p in S.lay.pieces if S.lay.static[p]["name"] == "red_blue")
+    asked = dict(max_width=3, max_height=2)
+    put("red", (4, -2))
+    put("red", (5, -2))
+    grid._ANSWERS.clear()
+    got = grid.grid_placements(S, zone, domino, **asked)
+    assert got == sorted(got, key=lambda c: (c[1], c[0]))
+    at_origin = [(x - 4, y + 2) for x, y in got]
+    assert [key[1] for key in grid._ANSWERS] == [frozenset({(0, 0), (1, 0)})]
+    assert grid._ANSWERS[next(iter(grid._ANSWERS))] == at_origin
+    # brute force: a domino's two squares free, one next to a tile, the box at most 3 x 2
+    taken = {(4, -2), (5, -2)}
+    want = []
+    for ay in range(-5, 3):
+        for ax in range(0, 9):
+            cover = {(ax, ay), (ax + 1, ay)}
+            xs = [c[0] for c in cover | taken]
+            ys = [c[1] for c in cover | taken]
+            touch = any((x + dx, y + dy) in taken for x, y in cover for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+            if not cover & taken and touch and max(xs) - min(xs) < 3 and max(ys) - min(ys) < 2:
+                want.append((ax, ay))
+    assert got == want
+    got.clear()  # an answer handed out is the caller's own list
+    assert grid.grid_placements(S, zone, domino, **asked) == want
+    # a blocked cell fixes the place: nothing is moved
+    grid._ANSWERS.clear()
+    got = grid.grid_placements(S, zone, tile, blocked=[(6, -2)], **asked)
+    assert (6, -2) not in got and (3, -2) in got
+    assert [key[1] for key in grid._ANSWERS] == [frozenset({(4, -2), (5, -2)})]

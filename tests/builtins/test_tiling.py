@@ -147,3 +147,76 @@ def test_windows_of_different_blocked_cells_are_kept_apart():
         assert completable({(0, 0)}, [S1], 3, 1, {(1, 0)}, [(2, 0)], links=[[(0, 0), (2, 0)]])
         assert completable({(0, 0)}, [S1, S1], 3, 1, {(5, 0)}, [(2, 0)])
         assert not completable({(0, 0)}, [S1], 3, 1, {(5, 0)}, [(2, 0)])
+
+
+def test_cells_moved_anywhere_share_one_answer_only_where_nothing_fixes_their_place():
+    from interpreter.builtins import tiling
+    tiling._MEMO.clear()
+    # nothing blocked, included or linked: asked for the cells moved to x, y >= 0 from 0, so the
+    # same cells anywhere else find that answer
+    L = {(0, 0), (1, 0), (0, 1)}
+    for dx, dy in ((5, -3), (0, 0), (-7, 2)):
+        moved = {(x + dx, y + dy) for x, y in L}
+        assert completable(moved, [S1], 2, 2, set(), [])
+        assert not completable(moved, [H], 2, 2, set(), [])
+    assert {key[0] for key in tiling._MEMO} == {frozenset(L)} and len(tiling._MEMO) == 2
+    # a blocked cell fixes the place: the cells are asked where they are, and answered apart
+    tiling._MEMO.clear()
+    assert completable(L, [S1], 2, 2, {(1, 1)}, []) is False           # the free cell is blocked
+    assert completable({(x + 5, y) for x, y in L}, [S1], 2, 2, {(1, 1)}, [])  # not there
+    assert len(tiling._MEMO) == 2
+    # included cells fix it too
+    assert completable({(0, 0)}, [S1], 2, 1, set(), [(1, 0)])
+    assert completable({(5, 0)}, [S1], 2, 1, set(), [(1, 0)]) is False  # too far apart
+
+
+def test_anchors_are_asked_about_the_grid_moved_to_the_origin(tmp_path):
+    from interpreter.builtins import tiling
+    from test_grid import BOARD
+    from interpreter.game import Game
+    path = tmp_path / "game.yaml"
+    path.write_text(BOARD, encoding="utf-8")
+    S = Game.load(path).new_game(2, {}, 1)
+    zone = S.lay.zone_index["board"][()]
+    tiles = [p for p in S.lay.pieces if S.lay.static[p]["name"] == "red"]
+    S.move(tiles[:1], zone, at=(4, -2))
+    S.move(tiles[1:2], zone, at=(4, -1))
+    tiling._MEMO.clear()
+    tiling._AT.clear()
+    to_come = [[(0, 0)], [(0, 0)], [(0, 0)]]          # a 2 x 3 window: 3 free cells after the tile
+    anchors = [(5, -2), (3, -2), (4, 0), (6, -2)]
+    got = tiling.grid_completable_anchors(S, zone, to_come, [(0, 0)], anchors, max_width=2, max_height=3)
+    assert got == [(5, -2), (3, -2), (4, 0)]     # (6, -2): three columns wide
+    assert all({(0, 0), (0, 1)} <= key[0] for key in tiling._MEMO)   # the grid, moved
+    each = [a for a in anchors if tiling.grid_completable(S, zone, to_come, occupied=[a], max_width=2, max_height=3)]
+    assert each == got
+    # the answers by anchor are kept for the grid at the origin: the same city elsewhere finds them
+    assert [key[0] for key in tiling._AT] == [frozenset({(0, 0), (0, 1)})]
+    S.move(tiles[:1], zone, at=(0, 0))
+    S.move(tiles[1:2], zone, at=(0, 1))
+    answers = dict(next(iter(tiling._AT.values())))
+    moved = [(x - 4, y + 2) for x, y in anchors]
+    assert tiling.grid_completable_anchors(S, zone, to_come, [(0, 0)], moved, max_width=2, max_height=3) \
+        == [(x - 4, y + 2) for x, y in got]
+    assert len(tiling._AT) == 1 and next(iter(tiling._AT.values())) == answers
+    # where a blocked cell fixes the place, nothing is kept by anchor
+    tiling._AT.clear()
+    assert tiling.grid_completable_anchors(S, zone, to_come, [(0, 0)], moved, max_width=2, max_height=3,
+                                           blocked=[(9, 9)]) == [(x - 4, y + 2) for x, y in got]
+    assert not tiling._AT
+
+
+def test_moved_answers_equal_the_search_on_random_cells():
+    import random
+    from interpreter.builtins import tiling
+    rng = random.Random(5)
+    for _ in range(300):
+        cells = {(rng.randrange(3), rng.randrange(3)) for _ in range(rng.randrange(1, 7))}
+        shapes = [rng.choice([S1, H, V, [H, V]]) for _ in range(rng.randrange(1, 4))]
+        dx, dy = rng.randrange(-4, 5), rng.randrange(-4, 5)
+        question = tiling._question(shapes, 3, 3, set(), [], None, True)
+        assert question.anywhere
+        moved = frozenset((x + dx, y + dy) for x, y in cells)
+        tiling._MEMO.clear()  # the search where the cells are, and where they are moved to
+        assert completable(moved, shapes, 3, 3, set(), []) == tiling._completable(moved, question) \
+            == tiling._completable(frozenset(cells), question)

@@ -11,7 +11,7 @@ import pytest
 
 from interpreter.game import Game
 from interpreter.labels import piece_label
-from interpreter.options import build_options, labels_of, open_zone
+from interpreter.options import PASS, build_options, labels_of, open_zone
 from interpreter.resample import relabel
 from interpreter.threads import waiting
 
@@ -117,3 +117,50 @@ def test_relabelled_state_labels_the_pieces_that_stand_in(tmp_path):
     assert pend.options[0] == b and T.loc[b] == "hand:0"
     assert labels_of(T, pend) == _general(T, pend, {})[1]
     assert labels_of(T, pend)[0] == piece_label(T, b) and labels_of(T, pend)[1:] == before[1:]
+
+
+VALUES = """
+components:
+  card:
+    start: deck
+    items: [{id: ace}, {id: king}]
+zones:
+  deck: {}
+  hand: {per: [player], visibility: owner}
+flow:
+  rounds: 1
+  phases:
+    - id: p
+      turns: seat
+      turn: |
+        choose w from [next_player(player), player, next_player(player)] prompt "Whom?"
+        choose c from [(1, 2), (0, 0), (1, 2), (3,)] prompt "Where?"
+        choose m from [1, "a", w, (0, 1), none, false] optional prompt "Which?"
+        choose l from [[1, 2], [1, 2], [3]] prompt "A list"
+"""
+
+
+def test_values_that_are_no_pieces_are_their_own_options_labelled_as_the_grouping_loop_would():
+    from interpreter.labels import label
+    from interpreter.options import VALUES as SHOWN, single_pick
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        S = load(Path(tmp), VALUES).new_game(2, seed=1)
+    def pend():
+        return waiting(S)[0].pending
+    # players, cells, a mix: each value once, in order; labels by label() (P2, (1, 2), none)
+    assert pend().options == [1, 0] and labels_of(S, pend()) == ["P2", "P1"]
+    assert pend().recipe[3] == SHOWN and pend().recipe[1] is None
+    S.apply(0, 0)
+    assert pend().options == [(1, 2), (0, 0), (3,)]
+    assert labels_of(S, pend()) == ["(1, 2)", "(0, 0)", "(3)"] == [label(S, v, 0) for v in pend().options]
+    S.apply(0, 0)
+    # w is P2, equal to 1: a repeat, as false would be of 0
+    assert pend().options[:-1] == [1, "a", (0, 1), None, False] and pend().options[-1] == PASS
+    assert labels_of(S, pend()) == ["1", "a", "(0, 1)", "none", "false", "pass"]
+    assert single_pick(S, [1, "a"], 0, None, {}) == ([1, "a"], (False, None, None, False, None))
+    assert single_pick(S, [(0, 1), 2], 0, None, {})[1][3] == SHOWN
+    S.apply(0, 0)
+    # lists are grouped by a key each, as before
+    assert pend().options == [[1, 2], [3]] and labels_of(S, pend()) == ["1, 2", "3"]
+    assert single_pick(S, [[1, 2]], 0, None, {}) is None
