@@ -23,7 +23,10 @@ class Frame:
 
     def copy(self) -> "Frame":
         f = _new(Frame)  # no __init__ call: a clone copies every frame of every thread
-        f.proc, f.pc, f.L, f.ret = self.proc, self.pc, self.L.copy(), self.ret
+        f.proc = self.proc
+        f.pc = self.pc
+        f.L = self.L.copy()
+        f.ret = self.ret
         return f
 
 
@@ -60,24 +63,46 @@ class Pending:
     def ready(player, kind: str, prompt, candidates, options: list, optional: bool, var: str,
               secret: bool, pos, prompt_event, recipe: tuple, label_key: str | None) -> "Pending":
         """A single pick whose options are already made (no build_options): each slot set
-        once, without __init__'s defaults being overwritten (a decision's hot path)."""
+        once, without __init__'s defaults being overwritten (a decision's hot path). One
+        assignment a statement: `a.x, a.y = x, y` builds and unpacks a tuple (slower here)."""
         p = _new(Pending)
-        p.player, p.kind, p.prompt, p.candidates, p.options = player, kind, prompt, candidates, options
-        p.low = p.high = 1
-        p.optional, p.var, p.secret, p.pos = optional, var, secret, pos
-        p.labels = p.cache = None
+        p.player = player
+        p.kind = kind
+        p.prompt = prompt
+        p.candidates = candidates
+        p.options = options
+        p.low = 1
+        p.high = 1
+        p.optional = optional
+        p.var = var
+        p.secret = secret
+        p.pos = pos
+        p.labels = None
+        p.cache = None
         p.label_key = label_key
         p.picked = []
-        p.recipe, p.prompt_event = recipe, prompt_event
+        p.recipe = recipe
+        p.prompt_event = prompt_event
         return p
 
     def copy(self) -> "Pending":
-        p = _new(Pending)
-        p.player, p.kind, p.prompt, p.candidates = self.player, self.kind, self.prompt, self.candidates
-        p.low, p.high, p.optional, p.var = self.low, self.high, self.optional, self.var
-        p.secret, p.pos = self.secret, self.pos
-        p.options, p.labels, p.picked = self.options, self.labels, list(self.picked)
-        p.cache, p.recipe, p.label_key = self.cache, self.recipe, self.label_key
+        p = _new(Pending)  # one assignment a statement, as in ready
+        p.player = self.player
+        p.kind = self.kind
+        p.prompt = self.prompt
+        p.candidates = self.candidates
+        p.low = self.low
+        p.high = self.high
+        p.optional = self.optional
+        p.var = self.var
+        p.secret = self.secret
+        p.pos = self.pos
+        p.options = self.options
+        p.labels = self.labels
+        p.picked = list(self.picked)
+        p.cache = self.cache
+        p.recipe = self.recipe
+        p.label_key = self.label_key
         p.prompt_event = self.prompt_event
         return p
 
@@ -98,9 +123,14 @@ class Thread:
         self.since: int | None = None  # decisions taken before its simultaneous block opened
 
     def copy(self) -> "Thread":
-        t = _new(Thread)
-        t.tid, t.frames, t.player, t.parent = self.tid, list(map(_copy_frame, self.frames)), self.player, self.parent
-        t.status, t.waiting, t.since = self.status, self.waiting, self.since
+        t = _new(Thread)  # one assignment a statement, as in Pending.ready
+        t.tid = self.tid
+        t.frames = list(map(_copy_frame, self.frames))
+        t.player = self.player
+        t.parent = self.parent
+        t.status = self.status
+        t.waiting = self.waiting
+        t.since = self.since
         p = self.pending
         t.pending = None if p is None else p.copy()
         return t

@@ -27,3 +27,20 @@ def test_ready_sets_every_slot_and_copies_own_their_picks():
     assert _slots(q) == _slots(p)
     q.picked.append("a")
     assert p.picked == [] and (p.low, p.high, p.labels, p.cache, p.label_key) == (1, 1, None, None, None)
+
+
+def test_thread_and_frame_copies_set_every_slot_and_own_their_parts():
+    from interpreter.threads import Frame, Thread
+    p = Pending.ready(PLAYERS[1], "choose", "pick", [1, 2], [1, 2], False, "c", True, None, None,
+                      PLAIN_RECIPE, None)
+    th = Thread(4, [Frame("main", 3, {"a": 1}), Frame("turn", 1, {"b": 2}, "r")], PLAYERS[1], 2)
+    th.status, th.waiting, th.since, th.pending = "choose", 1, 7, p
+    c = th.copy()
+    assert {n: getattr(c, n) for n in Thread.__slots__ if n not in ("frames", "pending")} == \
+        {n: getattr(th, n) for n in Thread.__slots__ if n not in ("frames", "pending")}
+    assert [{n: getattr(f, n) for n in Frame.__slots__} for f in c.frames] == \
+        [{n: getattr(f, n) for n in Frame.__slots__} for f in th.frames]
+    assert _slots(c.pending) == _slots(p) and c.pending is not p
+    c.frames[1].L["b"] = 3
+    c.frames.pop()
+    assert th.frames[1].L == {"b": 2} and len(th.frames) == 2
