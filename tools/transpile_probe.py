@@ -546,6 +546,54 @@ def load_program(path: str | Path, players: int = 2) -> Callable:
 
 
 # ------------------------------------------------------------------ checking and measuring
+_MOVES = ("pass", "bet")
+_LINES_THROUGH = [[(0, 1, 2), (0, 3, 6), (0, 4, 8)], [(0, 1, 2), (1, 4, 7)], [(0, 1, 2), (2, 5, 8), (2, 4, 6)],
+                  [(3, 4, 5), (0, 3, 6)], [(3, 4, 5), (1, 4, 7), (0, 4, 8), (2, 4, 6)], [(3, 4, 5), (2, 5, 8)],
+                  [(6, 7, 8), (0, 3, 6), (2, 4, 6)], [(6, 7, 8), (1, 4, 7)], [(6, 7, 8), (2, 5, 8), (0, 4, 8)]]
+
+
+def handwritten_tic_tac_toe(seed: int, agents: list) -> tuple[list, list]:
+    """A reference written by hand, as a programmer would: the same games as the rule file."""
+    board, empty, history = [0] * 9, list(range(9)), []
+    while True:
+        for p in (0, 1):
+            i = agents[p](empty)
+            history.append([p, i])
+            c = empty.pop(i)
+            board[c] = p + 1
+            if len(empty) <= 4 and any(board[a] == board[b] == board[d] for a, b, d in _LINES_THROUGH[c]):
+                return ([1, -1] if p == 0 else [-1, 1]), history
+            if not empty:
+                return [0, 0], history
+
+
+def handwritten_kuhn_poker(seed: int, agents: list) -> tuple[list, list]:
+    """Kuhn poker by hand, dealing with the engine's Rng as the rule file does."""
+    deck = [0, 1, 2]
+    Rng(seed).shuffle(deck)
+    stake, history, p, bets, passes = [1, 1], [], 0, 0, 0
+    while True:
+        i = agents[p](_MOVES)
+        history.append([p, i])
+        if i == 1:
+            stake[p] += 1
+            bets += 1
+            if bets == 2:
+                break
+        elif bets == 1:
+            return ([-stake[0], stake[0]] if p == 0 else [stake[1], -stake[1]]), history
+        else:
+            passes += 1
+            if passes == 2:
+                break
+        p = 1 - p
+    w = 0 if deck[0] > deck[1] else 1
+    return [stake[1 - w] if q == w else -stake[q] for q in (0, 1)], history
+
+
+HANDWRITTEN = {"tic_tac_toe": handwritten_tic_tac_toe, "kuhn_poker": handwritten_kuhn_poker}
+
+
 def rule_file(game: str) -> Path:
     return ROOT / "rules" / game / "game.yaml"
 
@@ -584,6 +632,8 @@ def check(game_name: str, seeds: int) -> int:
     game, play = Game.load(rule_file(game_name)), load_program(rule_file(game_name))
     bad = 0
     for seed in range(seeds):
+        if engine_game(game, seed)[:2] != transpiled_game(HANDWRITTEN[game_name], seed)[:2]:
+            raise AssertionError(f"the hand-written {game_name} differs from the engine on seed {seed}")
         if engine_game(game, seed) != transpiled_game(play, seed):
             bad += 1
             if bad <= 3:
@@ -592,8 +642,8 @@ def check(game_name: str, seeds: int) -> int:
     return bad
 
 
-def transpiled_player(game_name: str) -> Callable[[int], None]:
-    play = load_program(rule_file(game_name))
+def program_player(play: Callable) -> Callable[[int], None]:
+    """``play_one(seed)`` of a program ``play(seed, agents)``: random agents as bench_peers'."""
 
     def play_one(seed: int) -> None:
         rng = random.Random(seed)
@@ -607,7 +657,8 @@ def transpiled_player(game_name: str) -> Callable[[int], None]:
 def bench_all(games: list[str], seconds: float, repeat: int) -> str:
     from bench_peers import bench, make_rulebook
     from bench_peers_openspiel import make_openspiel_cpp, make_openspiel_python
-    makers = {"transpiled": transpiled_player, "engine": make_rulebook(logging=False),
+    makers = {"transpiled": lambda g: program_player(load_program(rule_file(g))),
+              "handwritten": lambda g: program_player(HANDWRITTEN[g]), "engine": make_rulebook(logging=False),
               "openspiel_cpp": make_openspiel_cpp, "openspiel_python": make_openspiel_python}
     rows = []
     for g in games:
@@ -619,11 +670,11 @@ def bench_all(games: list[str], seconds: float, repeat: int) -> str:
         rate = {k: statistics.median(v) for k, v in samples.items()}
         cells = [f"{rate.get(k, 0):,.0f}" if k in rate else "—" for k in makers]
         ratios = [f"{rate['transpiled'] / rate[k]:.2f}" if k in rate else "—"
-                  for k in ("engine", "openspiel_python", "openspiel_cpp")]
+                  for k in ("engine", "handwritten", "openspiel_python", "openspiel_cpp")]
         rows.append(f"| {g} | " + " | ".join(cells + ratios) + " |")
     head = ("| game | " + " | ".join(f"{k} (games/s)" for k in makers)
-            + " | transpiled ÷ engine | ÷ OpenSpiel Python | ÷ OpenSpiel C++ |")
-    return "\n".join([head, "|" + " --- |" * 8, *rows])
+            + " | transpiled ÷ engine | ÷ handwritten | ÷ OpenSpiel Python | ÷ OpenSpiel C++ |")
+    return "\n".join([head, "|" + " --- |" * 10, *rows])
 
 
 def main(argv: list[str] | None = None) -> int:
