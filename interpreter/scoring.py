@@ -30,13 +30,7 @@ def compute_result(S: Any) -> dict:
 def _result(S: Any, sc: Any) -> dict:
     score = sc.score
     if sc.winners is not None:  # winners given: no ranking, no tie-breaks
-        if score is None:
-            scores = [0] * S.n
-        else:
-            scores = []
-            for p in S.players:  # a loop, not a comprehension: no call of its own
-                v = score(S, {"player": p})
-                scores.append(v if type(v) is int else _number(v))
+        scores = [_number(score(S, {"player": p})) for p in S.players] if score is not None else [0] * S.n
         winners = _seats(sc.winners(S, {}), sc)
     else:
         scores, keys = [], []
@@ -49,7 +43,7 @@ def _result(S: Any, sc: Any) -> dict:
         if len(winners) == len(keys) > 1 and sc.all_tied == "draw":
             winners = []  # everyone tied after every tie-break: nobody won
     for s in scores:
-        if type(s) is not int and not isinstance(s, (int, float)):
+        if not isinstance(s, (int, float)):
             raise RuleRuntimeError(f"a score must be a number, got {s!r}", getattr(sc.score, "pos", None)
                                    or UNKNOWN, "E300")
     return {"scores": scores, "winners": winners, "reason": S.vars.get("end_reason")}
