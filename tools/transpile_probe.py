@@ -9,14 +9,21 @@ calling the deciding seat's agent inline (``agent(options) -> index``), no suspe
 threads, frames or Pending objects. Chance uses the engine's own ``Rng`` seeded as the engine
 seeds it, so with the same seed and agents it plays the engine's game.
 
-It covers only the constructs that rules/tic_tac_toe and rules/kuhn_poker use and raises
-NotImplementedError naming anything else. It keeps no log, views, visibility, saving, budgets
-or rule-error checks (errors surface as Python exceptions): an UPPER BOUND of such a back end.
+It covers the constructs that rules/tic_tac_toe, rules/kuhn_poker and rules/chicago_poker (with
+no_special_cards, 4 players) use and raises NotImplementedError naming anything else: zones as
+lists of piece numbers with `loc` (piece -> its zone's list), move/draw/deal/shuffle, pieces as
+options, `perform` of actions (their `when` inline), `simultaneous` (seat order), expression
+functions inlined or as nested functions, hand_rank through the engine's own evaluator. A choice
+of several (`choose 2 xs`, `choose 1 to n xs`) is generated as a NotImplementedError raised only
+if reached. It keeps no log, views, visibility or faces, saving, budgets or rule-error checks
+(errors surface as Python exceptions): an UPPER BOUND of such a back end.
 
 Usage:
     python tools/transpile_probe.py --source tic_tac_toe          # print the generated program
     python tools/transpile_probe.py --check 2000 [--games ...]       # same games as the engine?
     python tools/transpile_probe.py --bench --seconds 1 --repeat 5  # games/s, alternating, CPU time
+    python tools/transpile_probe.py --poker-check 300               # Chicago Poker: the engine's games?
+    python tools/transpile_probe.py --poker-bench 6                 # µs/decision beside hand-written
 """
 from __future__ import annotations
 
@@ -37,6 +44,7 @@ from interpreter import ast, loader  # noqa: E402
 from interpreter.compiler import Compiler  # noqa: E402
 from interpreter.layout import get_layout  # noqa: E402
 from interpreter.model import GameDef  # noqa: E402
+from interpreter.builtins.poker import evaluate as poker_evaluate  # noqa: E402
 from interpreter.rng import Rng  # noqa: E402
 
 GAMES = ("tic_tac_toe", "kuhn_poker")
@@ -99,12 +107,56 @@ def _argmax(xs, f):
     return [x for x, k in zip(xs, keys) if k == best]
 
 
-def _deal(k, source, dests):
+def _deal(k, source, dests, loc):
     for _ in range(k):
         for dest in dests:
             if not source:
                 return
-            dest.append(source.pop(0))
+            pc = source.pop(0)
+            dest.append(pc)
+            loc[pc] = dest
+
+
+def _move(w, dest, loc):
+    """`move`: a piece (an int) or every piece of a list/zone, each to the end of `dest`."""
+    if type(w) is int:
+        loc[w].remove(w)
+        dest.append(w)
+        loc[w] = dest
+        return
+    for pc in list(w):
+        loc[pc].remove(pc)
+        dest.append(pc)
+        loc[pc] = dest
+
+
+def _draw(k, source, dest, loc):
+    for pc in source[:max(0, k)]:
+        loc[pc].remove(pc)
+        dest.append(pc)
+        loc[pc] = dest
+
+
+def _last(xs):
+    return xs[-1] if xs else None
+
+
+def _extreme(xs, f, default, pick):
+    return default if not xs else pick(map(f, xs))
+
+
+def _index_of(xs, x):
+    return xs.index(x) if x in xs else -1
+
+
+def _shuffled(rng, xs):
+    out = list(xs)
+    rng.shuffle(out)
+    return out
+
+
+def _hand_rank(cards, table):
+    return _poker_evaluate([A_value[c] for c in cards], [A_colour[c] for c in cards], table)[1]
 
 
 def _number(v):
@@ -117,15 +169,19 @@ def _number(v):
 class Transpiler:
     """Python source of one game for `n` players, generated from the loaded rule file."""
 
-    def __init__(self, loaded: Loaded, n: int = 2):
+    def __init__(self, loaded: Loaded, n: int = 2, options: dict | None = None):
         self.L = loaded
         self.d = loaded.game
         self.n = n
-        self.lay = get_layout(self.d, n, {oid: o.default for oid, o in self.d.options.items()})
+        self.options = {oid: o.default for oid, o in self.d.options.items()} | dict(options or {})
+        self.lay = get_layout(self.d, n, self.options)
+        self.needed: dict[str, str] = {}  # expression functions called as nested functions
+        self.defined: set[str] = set()
         self.uniq = 0
         self.lines: list[str] = []
         self.inlining: list[str] = []  # procedures being inlined (recursion is not supported)
         self.attrs = self._piece_attributes()
+        self.row_fields = self._row_fields()
 
     # ---------------------------------------------------------------- helpers
     def fresh(self, stem: str) -> str:
@@ -144,8 +200,18 @@ class Transpiler:
         """Each fixed piece attribute as a list indexed by piece number (from the layout)."""
         if self.d.mutable_attrs:
             raise self.unsupported(f"pieces with changing attributes ({sorted(self.d.mutable_attrs)})")
-        names = {k for s in self.lay.static for k in s} - {"name", "kind", "label", "owner"}
+        names = {k for s in self.lay.static for k in s} - {"label", "labels", "owner"}
         return {k: [s.get(k) for s in self.lay.static] for k in sorted(names)}
+
+    def _row_fields(self) -> set:
+        """Keys of the dicts inside tables (a row's field, read as `row.key`)."""
+        out: set = set()
+        for value in self.d.tables.values():
+            rows = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+            for row in rows:
+                if isinstance(row, dict):
+                    out.update(row)
+        return out
 
     def _family_keys(self, table: dict, name: str) -> list:
         """The layout's slots of one counter/variable family, as [(index, SlotInfo)]."""
@@ -159,19 +225,38 @@ class Transpiler:
             out.append(f"T_{name} = {value!r}\n")
         for name, values in self.attrs.items():
             out.append(f"A_{name} = {values!r}\n")
+        for comp in sorted({s["kind"] for s in self.lay.static}):
+            out.append(f"P_{comp} = {[i for i, s in enumerate(self.lay.static) if s['kind'] == comp]!r}\n")
         out.append(f"_PLAYERS = {list(range(self.n))!r}\n\n\n")
         self.lines = []
         self.emit(0, "def play(seed, agents):")
         self.emit(1, "rng = _Rng(seed)")
         self.emit(1, "history = []")
         self.state_init()
+        mark = len(self.lines)
         self.emit(1, "try:")
         self.block(self.L.procs["main"], {}, 2, None)
         self.emit(2, "pass")
         self.emit(1, "except _GameEnds:")
         self.emit(2, "pass")
         self.scoring()
-        return "".join(out) + "\n".join(self.lines) + "\n"
+        body, self.lines = self.lines, []
+        while set(self.needed) - self.defined:  # expression functions called with computed arguments
+            name = sorted(set(self.needed) - self.defined)[0]
+            self.defined.add(name)
+            fn = self.d.functions[name]
+            env = {param: self.fresh(param) for param in fn.params}
+            self.emit(1, f"def {self.needed[name]}({', '.join(env[p] for p in fn.params)}):")
+            self.inlining.append(name)
+            self.emit(2, f"return {self.expr(self.L.fn_nodes[name], env)}")
+            self.inlining.pop()
+        lines = body[:mark] + self.lines + body[mark:]
+        return "".join(out) + "\n".join(lines) + "\n"
+
+    def _initial(self, raw: Any, fam: Any, env: dict) -> str:
+        if not isinstance(raw, str):
+            return repr(raw)
+        return self.expr(self.L.parse_expr(raw, fam.pos), env)
 
     def state_init(self) -> None:
         d, lay = self.d, self.lay
@@ -183,10 +268,9 @@ class Transpiler:
                 self.emit(1, f"v_{name} = {0 if name == 'round' else None!r}")
                 continue
             raw = spec.get("initial", 0 if is_counter else None)
-            init = self.L.parse_expr(raw, fam.pos)
             prefix = "c_" if is_counter else "v_"
             if not fam.dims:
-                code = self.expr(init, {})
+                code = self._initial(raw, fam, {})
                 self.emit(1, f"{prefix}{name} = {self.clamped(code, name) if is_counter else code}")
                 continue
             if len(fam.dims) != 1 or fam.dims[0].kind not in ("player", "range"):
@@ -194,19 +278,39 @@ class Transpiler:
             slots = self._family_keys(lay.counters if is_counter else lay.variables, name)
             if [int(i[0]) for i, _ in slots] != list(range(len(slots))):
                 raise self.unsupported(f"{section[:-1]} {name} not indexed 0…k-1")
-            code = self.expr(init, {"index": "index"})
+            code = self._initial(raw, fam, {"index": "index"})
             code = self.clamped(code, name) if is_counter else code
             self.emit(1, f"{prefix}{name} = [{code} for index in range({len(slots)})]")
-        for name, fam in d.zones.items():
-            if fam.grid is not None:
+        every = []  # every zone list, to say where each piece starts (loc: piece -> its zone's list)
+        for name, table in lay.zone_index.items():
+            fam = d.zones.get(name)
+            if fam is not None and fam.grid is not None:
                 raise self.unsupported(f"grid zone {name}")
-            if not fam.dims:
-                self.emit(1, f"z_{name} = {list(map(int, lay.initial_zones[name]))!r}")
-            elif len(fam.dims) == 1 and fam.dims[0].kind == "player":
-                keys = [lay.zone_index[name][p] for p in sorted(lay.zone_index[name], key=int)]
-                self.emit(1, f"z_{name} = {[list(map(int, lay.initial_zones[k])) for k in keys]!r}")
+            keys = list(table)
+            init = lambda key: list(map(int, lay.initial_zones[table[key]]))  # noqa: E731
+            if keys == [()]:
+                self.emit(1, f"z_{name} = {init(())!r}")
+                every.append(f"z_{name}")
+            elif all(not isinstance(k, tuple) for k in keys):
+                if sorted(int(k) for k in keys) != list(range(len(keys))):
+                    raise self.unsupported(f"zone family {name} not indexed 0…k-1")
+                self.emit(1, f"z_{name} = {[init(k) for k in sorted(keys, key=int)]!r}")
+                every.append(f"*z_{name}")
+            elif all(isinstance(k, tuple) and len(k) == 2 for k in keys):
+                rows = sorted({int(k[0]) for k in keys})
+                cols = sorted({int(k[1]) for k in keys})
+                dense = (rows, cols) == (list(range(len(rows))), list(range(len(cols))))
+                if not dense or len(keys) != len(rows) * len(cols):
+                    raise self.unsupported(f"zone family {name} not indexed 0…k-1 × 0…m-1")
+                by = {(int(a), int(b)): (a, b) for a, b in keys}
+                self.emit(1, f"z_{name} = {[[init(by[i, j]) for j in cols] for i in rows]!r}")
+                every.append(f"*[_z for _row in z_{name} for _z in _row]")
             else:
-                raise self.unsupported(f"zone family {name} with dimensions other than one player")
+                raise self.unsupported(f"zone family {name} with more than two dimensions")
+        self.emit(1, f"loc = [None] * {len(lay.static)}")
+        self.emit(1, f"for _z in [{', '.join(every)}]:")
+        self.emit(2, "for _pc in _z:")
+        self.emit(3, "loc[_pc] = _z")
 
     def bounds(self, counter: str) -> tuple:
         infos = [info for _, info in self._family_keys(self.lay.counters, counter)]
@@ -331,6 +435,8 @@ class Transpiler:
 
     def s_For(self, n, env, depth, chooser):
         seq = self.expr(n.iter, env)
+        if self.is_zone(n.iter, env):
+            seq = f"list({seq})"
         inner = dict(env)
         inner[n.var] = var = self.fresh(n.var)
         self.emit(depth, f"for {var} in {seq}:")
@@ -345,36 +451,93 @@ class Transpiler:
 
     def s_Deal(self, n, env, depth, chooser):
         fam = n.family
-        if not (isinstance(fam, ast.Name) and fam.id in self.d.zones and self.d.zones[fam.id].dims):
+        if not (isinstance(fam, ast.Name) and fam.id in self.d.zones and len(self.d.zones[fam.id].dims) == 1
+                and self.d.zones[fam.id].dims[0].kind == "player"):
             raise self.unsupported("deal to something other than a per-player zone family", n)
-        self.emit(depth, f"_deal({self.expr(n.count, env)}, {self.zone(n.source, env)}, z_{fam.id})")
+        self.emit(depth, f"_deal({self.expr(n.count, env)}, {self.zone(n.source, env)}, z_{fam.id}, loc)")
 
-    def s_Choose(self, n, env, depth, chooser):
-        if n.count != "one" or n.optional or n.where is not None or n.label is not None:
-            raise self.unsupported("a choice other than `choose x from list` (one, not optional, no where/label)", n)
-        src = n.source
-        if isinstance(src, ast.Name) and src.id in self.d.tables:
-            values = self.d.tables[src.id]
-            if not isinstance(values, list) or any(type(v) not in (int, str) for v in values):
-                raise self.unsupported("a choice among values that are no numbers or texts", n)
-        elif not (isinstance(src, ast.Name) and src.id in self.d.variables):
-            raise self.unsupported("a choice from something other than a table or a variable", n)
-        who = self.expr(n.by, env) if n.by is not None else chooser
+    # faces are not kept: they only decide what views show (and which hidden pieces look alike,
+    # which no choice of the covered games meets: every piece offered is visible to its chooser)
+    def s_Move(self, n, env, depth, chooser):
+        if n.place is not None or n.at is not None:
+            raise self.unsupported("move to a place (top/bottom/at)", n)
+        self.emit(depth, f"_move({self.expr(n.what, env)}, {self.zone(n.to, env)}, loc)")
+
+    def s_Draw(self, n, env, depth, chooser):
+        self.emit(depth, f"_draw({self.expr(n.count, env)}, {self.zone(n.source, env)}, "
+                         f"{self.zone(n.dest, env)}, loc)")
+
+    def s_Flip(self, n, env, depth, chooser):
+        pass  # faces are not kept (see s_Move)
+
+    def decide(self, options: str, who: str, depth: int) -> str:
+        """An agent's pick among `options` (a local list): the index's variable."""
+        index = self.fresh("i")
+        self.emit(depth, f"if not {options}:")
+        self.emit(depth + 1, "raise RuntimeError('nothing to choose from')")
+        self.emit(depth, f"{index} = agents[{who}]({options})")
+        self.emit(depth, f"history.append([{who}, {index}])")
+        return index
+
+    def chooser_of(self, by: Any, env: dict, depth: int, chooser: str | None, n: ast.Node) -> str:
+        who = self.expr(by, env) if by is not None else chooser
         if who is None:
             raise self.unsupported("a choice without a player", n)
-        options, index = self.fresh("options"), self.fresh("i")
-        # numbers and texts: each distinct value is an option, in order (options.build_options)
-        self.emit(depth, f"{options} = list(dict.fromkeys({self.expr(src, env)}))")
-        self.emit(depth, f"if not {options}:")
-        self.emit(depth + 1, f"raise RuntimeError('nothing to choose from for {n.var}')")
         if not _SIMPLE.match(who):
             w = self.fresh("who")
             self.emit(depth, f"{w} = {who}")
             who = w
-        self.emit(depth, f"{index} = agents[{who}]({options})")
-        self.emit(depth, f"history.append([{who}, {index}])")
+        return who
+
+    def s_Choose(self, n, env, depth, chooser):
+        if n.optional or n.where is not None:
+            raise self.unsupported("an optional choice or one with `where`", n)
+        who = self.chooser_of(n.by, env, depth, chooser, n)
         env[n.var] = var = self.fresh(n.var)
+        if n.count != "one":  # picks one at a time: not covered; generated so the rest is
+            self.emit(depth, f"raise NotImplementedError('transpile probe: the choice of several {n.var} at {n.pos}')")
+            self.emit(depth, f"{var} = None")
+            return
+        options = self.fresh("options")
+        # each distinct value is an option, in order (options.build_options); pieces too, which
+        # is the engine's grouping only while no two offered pieces look alike to the chooser
+        self.emit(depth, f"{options} = list(dict.fromkeys({self.expr(n.source, env)}))")
+        index = self.decide(options, who, depth)
         self.emit(depth, f"{var} = {options}[{index}]")
+
+    def s_Perform(self, n, env, depth, chooser):
+        if n.optional or n.where is not None:
+            raise self.unsupported("an optional perform or one with `where`", n)
+        who = self.chooser_of(n.by, env, depth, chooser, n)
+        options = self.fresh("actions")
+        self.emit(depth, f"{options} = []")
+        acts = [self.d.actions[name] for name, _ in n.actions]
+        for act in acts:
+            if act.when_text is None:
+                self.emit(depth, f"{options}.append({act.name!r})")
+                continue
+            cond = self.expr(self.L.parse_expr(act.when_text, act.pos), {"player": who})
+            self.emit(depth, f"if {cond}:")
+            self.emit(depth + 1, f"{options}.append({act.name!r})")
+        index = self.decide(options, who, depth)
+        name = self.fresh("action")
+        self.emit(depth, f"{name} = {options}[{index}]")
+        for i, act in enumerate(acts):
+            self.emit(depth, f"{'if' if i == 0 else 'elif'} {name} == {act.name!r}:")
+            proc = "action:" + act.name
+            if proc in self.inlining:
+                raise self.unsupported(f"the recursive action {act.name}", n)
+            self.inlining.append(proc)
+            self.body(self.L.procs[proc], {"player": who}, depth + 1, who)
+            self.inlining.pop()
+
+    def s_Simultaneous(self, n, env, depth, chooser):
+        # every chooser decides in seat order (the engine's current_players), each seeing
+        # only what its own block did: right while the blocks touch no one else's state
+        inner = dict(env)
+        inner[n.var] = var = self.fresh(n.var)
+        self.emit(depth, f"for {var} in sorted({self.expr(n.iter, env)}):")
+        self.body(n.body, inner, depth + 1, var)
 
     def s_ExprStmt(self, n, env, depth, chooser):
         e = n.expr
@@ -407,12 +570,19 @@ class Transpiler:
         self.inlining.pop()
 
     # ---------------------------------------------------------------- expressions
+    def is_zone(self, node: ast.Node, env: dict) -> bool:
+        if isinstance(node, ast.Name):
+            return node.id not in env and node.id in self.d.zones
+        return (isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) and node.obj.id not in env
+                and node.obj.id in self.d.zones)
+
     def zone(self, node: ast.Node, env: dict) -> str:
+        """A zone as its list (z_name, z_name[i], z_name[i][j])."""
         if isinstance(node, ast.Name) and node.id in self.d.zones and not self.d.zones[node.id].dims:
             return f"z_{node.id}"
         if (isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) and node.obj.id in self.d.zones
-                and len(self.d.zones[node.obj.id].dims) == 1 and len(node.keys) == 1):
-            return f"z_{node.obj.id}[{self.expr(node.keys[0], env)}]"
+                and len(self.d.zones[node.obj.id].dims) == len(node.keys) in (1, 2)):
+            return f"z_{node.obj.id}" + "".join(f"[{self.expr(k, env)}]" for k in node.keys)
         raise self.unsupported("this zone expression", node)
 
     def expr(self, n: ast.Node, env: dict) -> str:
@@ -445,16 +615,28 @@ class Transpiler:
         raise self.unsupported(f"the name {name}", n)
 
     def e_Index(self, n, env):
-        if len(n.keys) != 1:
-            raise self.unsupported("an index with several keys", n)
         if isinstance(n.obj, ast.Name) and n.obj.id not in env and n.obj.id in self.d.zones:
             return self.zone(n, env)
+        if len(n.keys) != 1:
+            raise self.unsupported("an index with several keys", n)
         return f"{self.expr(n.obj, env)}[{self.expr(n.keys[0], env)}]"
 
     def e_Attr(self, n, env):
-        if n.name not in self.attrs:
-            raise self.unsupported(f"the attribute .{n.name} (only fixed piece attributes)", n)
-        return f"A_{n.name}[{self.expr(n.obj, env)}]"
+        if isinstance(n.obj, ast.Name) and n.obj.id == "option" and "option" not in env:
+            if n.name not in self.options:
+                raise self.unsupported(f"the option {n.name}", n)
+            return repr(self.options[n.name])
+        if n.name in self.attrs:  # a piece's fixed attribute
+            if n.name in self.row_fields:
+                raise self.unsupported(f".{n.name}, both a piece attribute and a table row's field", n)
+            return f"A_{n.name}[{self.expr(n.obj, env)}]"
+        return f"{self.expr(n.obj, env)}[{n.name!r}]"  # a table row's field
+
+    def e_Comprehension(self, n, env):
+        inner = dict(env)
+        inner[n.var] = var = self.fresh(n.var)
+        cond = f" if {self.expr(n.cond, inner)}" if n.cond is not None else ""
+        return f"[{self.expr(n.elt, inner)} for {var} in {self.expr(n.iter, env)}{cond}]"
 
     def e_BinOp(self, n, env):
         if n.op not in ("+", "-", "*"):
@@ -491,19 +673,20 @@ class Transpiler:
         return var, self.expr(node.body, inner)
 
     def e_Call(self, n, env):
-        if not isinstance(n.func, ast.Name) or n.kwargs or n.func.id in env:
+        if not isinstance(n.func, ast.Name) or n.func.id in env:
             raise self.unsupported("this call", n)
         name, args = n.func.id, n.args
         fn = self.d.functions.get(name)
+        if n.kwargs and (fn is not None or name not in ("max", "min") or set(n.kwargs) != {"default"}):
+            raise self.unsupported(f"this call of {name} with named arguments", n)
         if fn is not None:
             if fn.proc is not None or name not in self.L.fn_nodes or len(args) != len(fn.params):
                 raise self.unsupported(f"calling {name} in an expression", n)
-            inner = {}
-            for param, arg in zip(fn.params, args):  # inlined: its body with the arguments
-                code = self.expr(arg, env)
-                if not _SIMPLE.match(code):
-                    raise self.unsupported(f"an argument of {name} that is not a name or constant", arg)
-                inner[param] = code
+            codes = [self.expr(arg, env) for arg in args]
+            if not all(_SIMPLE.match(c) for c in codes):  # a nested function of play()
+                self.needed.setdefault(name, f"f_{name}")
+                return f"f_{name}({', '.join(codes)})"
+            inner = dict(zip(fn.params, codes))  # inlined: its body with the arguments
             if name in self.inlining:
                 raise self.unsupported(f"the recursive function {name}", n)
             self.inlining.append(name)
@@ -530,18 +713,42 @@ class Transpiler:
             return f"_argmax({self.expr(args[0], env)}, lambda {var}: {body})"
         if name == "next_player" and len(args) == 1:
             return f"(({self.expr(args[0], env)} + 1) % {self.n})"
+        one = {"empty": "(not {0})", "last": "_last({0})", "disclose": "{0}", "range": "list(range({0}))",
+               "unique": "list(dict.fromkeys({0}))", "shuffled": "_shuffled(rng, {0})",
+               "random_choice": "rng.choice(list({0}))",
+               "players_from": f"[({{0}} + _k) % {self.n} for _k in range({self.n})]"}
+        two = {"min2": "min({0}, {1})", "max2": "max({0}, {1})", "index_of": "_index_of({0}, {1})",
+               "concat": "(list({0}) + list({1}))"}
+        if name in one and len(args) == 1:
+            return one[name].format(self.expr(args[0], env))
+        if name in two and len(args) == 2:
+            return two[name].format(self.expr(args[0], env), self.expr(args[1], env))
+        if name == "pieces" and len(args) == 1 and isinstance(args[0], ast.Name):
+            if not any(s["kind"] == args[0].id for s in self.lay.static):
+                raise self.unsupported(f"pieces of {args[0].id}", n)
+            return f"P_{args[0].id}"
+        if name in ("map", "filter") and len(args) == 2:
+            var, body = self.lam(args[1], env)
+            seq = self.expr(args[0], env)
+            return f"[{body} for {var} in {seq}]" if name == "map" else f"[{var} for {var} in {seq} if {body}]"
+        if name in ("max", "min") and len(args) == 2:
+            var, body = self.lam(args[1], env)
+            default = self.expr(n.kwargs["default"], env) if n.kwargs else "None"
+            return f"_extreme({self.expr(args[0], env)}, lambda {var}: {body}, {default}, {name})"
+        if name == "hand_rank" and len(args) == 2 and {"value", "colour"} <= set(self.attrs):
+            return f"_hand_rank({self.expr(args[0], env)}, {self.expr(args[1], env)})"
         raise self.unsupported(f"the builtin {name}/{len(args)}", n)
 
 
-def transpile(path: str | Path, players: int = 2) -> str:
+def transpile(path: str | Path, players: int = 2, options: dict | None = None) -> str:
     """The generated program's source for a rule file."""
-    return Transpiler(Loaded(path), players).source()
+    return Transpiler(Loaded(path), players, options).source()
 
 
-def load_program(path: str | Path, players: int = 2) -> Callable:
+def load_program(path: str | Path, players: int = 2, options: dict | None = None) -> Callable:
     """The generated program's ``play(seed, agents) -> (returns, history)``."""
-    namespace: dict = {"_Rng": Rng}
-    exec(compile(transpile(path, players), f"<transpiled {path}>", "exec"), namespace)
+    namespace: dict = {"_Rng": Rng, "_poker_evaluate": poker_evaluate}
+    exec(compile(transpile(path, players, options), f"<transpiled {path}>", "exec"), namespace)
     return namespace["play"]
 
 
@@ -626,6 +833,107 @@ def transpiled_game(play: Callable, seed: int) -> tuple[list, list, list]:
     return returns, history, offered
 
 
+POKER = "chicago_poker"
+POKER_PLAYERS, POKER_OPTIONS = 4, {"no_special_cards": True}
+
+
+def engine_poker_game(game: Any, seed: int, logging: bool = True) -> tuple[list, list, list]:
+    """(returns, history, options offered) of one engine Chicago Poker game, no special cards, 4
+    players, with tools/bench_speed.py's agents: seat p draws `int(rngs[p].random() * count)`."""
+    from interpreter.threads import waiting
+    rngs = [random.Random(seed * 31 + i) for i in range(POKER_PLAYERS)]
+    S = game.new_game(POKER_PLAYERS, POKER_OPTIONS, seed, logging=logging)
+    offered = []
+    while not S.over:
+        p = S.current_players()[0]
+        offered.append(list(waiting(S)[p].pending.options))
+        S.apply(p, int(rngs[p].random() * S.option_count(p)))
+    return S.returns(), [list(h) for h in S.history], offered
+
+
+def seat_agents(seed: int, offered: list | None = None) -> list[Callable]:
+    """bench_speed's agents for a generated program, each recording what it is offered."""
+    rngs = [random.Random(seed * 31 + i) for i in range(POKER_PLAYERS)]
+
+    def agent_of(r: random.Random) -> Callable:
+        def agent(options: list) -> int:
+            if offered is not None:
+                offered.append(list(options))
+            return int(r.random() * len(options))
+        return agent
+    return [agent_of(r) for r in rngs]
+
+
+def transpiled_poker_game(play: Callable, seed: int) -> tuple[list, list, list]:
+    offered: list = []
+    returns, history = play(seed, seat_agents(seed, offered))
+    return returns, history, offered
+
+
+def load_poker() -> Callable:
+    return load_program(rule_file(POKER), POKER_PLAYERS, POKER_OPTIONS)
+
+
+def check_poker(seeds: int) -> int:
+    """How many of `seeds` Chicago Poker games differ between the engine and the program."""
+    from interpreter.game import Game
+    game, play = Game.load(rule_file(POKER)), load_poker()
+    bad = 0
+    for seed in range(seeds):
+        engine, transpiled = engine_poker_game(game, seed), transpiled_poker_game(play, seed)
+        if engine != transpiled:
+            bad += 1
+            if bad <= 3:
+                first = next((i for i, (a, b) in enumerate(zip(engine[2], transpiled[2])) if a != b), None)
+                print(f"{POKER} seed {seed}: returns {engine[0]} / {transpiled[0]}, decisions "
+                      f"{len(engine[1])} / {len(transpiled[1])}, first different options at {first}")
+    return bad
+
+
+def bench_poker(rounds: int, games: int) -> dict:
+    """CPU µs per decision of the generated program, the engine (as tools/bench_speed.py runs it:
+    logging off, apply_unchecked) and tools/handwritten_poker.py, alternating in this process,
+    the order turned each round; the same seeds and agents for all three."""
+    import time
+
+    from handwritten_poker import play_games
+
+    from interpreter.game import Game
+    from interpreter.state import State
+    game, play = Game.load(rule_file(POKER)), load_poker()
+
+    def transpiled(seeds: range) -> int:
+        decisions = 0
+        for seed in seeds:
+            rngs = [random.Random(seed * 31 + i) for i in range(POKER_PLAYERS)]
+            agents = [lambda options, r=r: int(r.random() * len(options)) for r in rngs]
+            decisions += len(play(seed, agents)[1])
+        return decisions
+
+    def engine(seeds: range) -> int:
+        decisions = 0
+        for seed in seeds:
+            S = game.new_game(POKER_PLAYERS, POKER_OPTIONS, seed, logging=False)
+            rngs = [random.Random(seed * 31 + i) for i in range(POKER_PLAYERS)]
+            while not S.over:
+                p = S.current_players()[0]
+                State.apply_unchecked(S, p, int(rngs[p].random() * S.option_count(p)))
+            decisions += S.decisions
+        return decisions
+
+    runs = {"transpiled": transpiled, "engine": engine, "handwritten": lambda seeds: play_games(4, seeds)}
+    cpu, dec = dict.fromkeys(runs, 0.0), dict.fromkeys(runs, 0)
+    for r in range(rounds):
+        seeds = range(r * games, (r + 1) * games)
+        order = list(runs)[r % 3:] + list(runs)[:r % 3]
+        for k in order:
+            t = time.process_time()
+            dec[k] += runs[k](seeds)
+            cpu[k] += time.process_time() - t
+    us = {k: cpu[k] / dec[k] * 1e6 for k in runs}
+    return {"us": us, "decisions_per_game": {k: dec[k] / (rounds * games) for k in runs}}
+
+
 def check(game_name: str, seeds: int) -> int:
     """How many of `seeds` games differ between the engine and the generated program."""
     from interpreter.game import Game
@@ -683,6 +991,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--source", choices=GAMES, help="print the generated program of one game")
     parser.add_argument("--check", type=int, metavar="SEEDS", help="compare with the engine on seeds 0…SEEDS-1")
     parser.add_argument("--bench", action="store_true", help="games/s beside the engine and OpenSpiel")
+    parser.add_argument("--poker-check", type=int, metavar="SEEDS",
+                        help="Chicago Poker (no special cards, 4 players) against the engine on seeds 0…SEEDS-1")
+    parser.add_argument("--poker-bench", type=int, metavar="ROUNDS",
+                        help="µs per decision: generated Chicago Poker, engine, tools/handwritten_poker.py")
+    parser.add_argument("--poker-games", type=int, default=20, help="games per round of --poker-bench")
     parser.add_argument("--seconds", type=float, default=1.0)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args(argv)
@@ -694,6 +1007,18 @@ def main(argv: list[str] | None = None) -> int:
             bad = check(g, args.check)
             print(f"{g}: {args.check - bad}/{args.check} games identical (history, options offered, returns)")
             status |= bad != 0
+    if args.poker_check:
+        bad = check_poker(args.poker_check)
+        print(f"{POKER}: {args.poker_check - bad}/{args.poker_check} games identical "
+              "(history, options offered, returns)")
+        status |= bad != 0
+    if args.poker_bench:
+        res = bench_poker(args.poker_bench, args.poker_games)
+        us, per_game = res["us"], res["decisions_per_game"]
+        print(" | ".join(f"{k} {us[k]:.2f} µs/decision ({per_game[k]:.0f}/game)" for k in us))
+        print(f"transpiled ÷ hand-written {us['transpiled'] / us['handwritten']:.2f}×, "
+              f"engine ÷ hand-written {us['engine'] / us['handwritten']:.2f}×, "
+              f"engine ÷ transpiled {us['engine'] / us['transpiled']:.2f}×")
     if args.bench:
         print(bench_all(args.games, args.seconds, args.repeat))
     return status

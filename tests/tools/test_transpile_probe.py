@@ -40,3 +40,20 @@ def test_an_unsupported_construct_is_named(tmp_path):
     Game.load(path)  # a valid rule file, the same game
     with pytest.raises(NotImplementedError, match="without"):
         tp.transpile(path)
+
+
+def test_generated_chicago_poker_plays_the_engines_games():
+    """Chicago Poker without special cards at 4 players (pieces as options, moves, draws, deals,
+    shuffles, perform with actions, a simultaneous block, hand_rank): the same decisions, options
+    offered and returns as the engine, with tools/bench_speed.py's agents."""
+    game, play = Game.load(tp.rule_file(tp.POKER)), tp.load_poker()
+    games = [(tp.engine_poker_game(game, seed), tp.transpiled_poker_game(play, seed)) for seed in range(20)]
+    for engine, transpiled in games:
+        assert transpiled == engine
+    assert len({str(e[0]) for e, _ in games}) > 1
+    assert all(len(e[1]) > 100 for e, _ in games)  # whole games, many decisions each
+
+
+def test_a_choice_of_several_is_generated_to_refuse_when_reached():
+    source = tp.transpile(tp.rule_file(tp.POKER), tp.POKER_PLAYERS, tp.POKER_OPTIONS)
+    assert "raise NotImplementedError('transpile probe: the choice of several cs" in source
