@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import marshal
 from operator import itemgetter
-from typing import Any
+from typing import Any, Iterator
 
 from ..errors import RuleRuntimeError
 from .grid import _at_origin, _cell, _cells, _grid, _link_map
@@ -50,10 +50,20 @@ class _Board(BitWindow):
 
     def rings(self, sources: int, free: int) -> list:
         """The free cells 1, 2, 3, … steps from the sources through free cells, as masks."""
-        out = []
+        return list(self._rings(sources, free))
+
+    def reach(self, sources: int, free: int) -> int:
+        """The free cells any number of steps from the sources through free cells, as one mask
+        (the union of rings(), without the list)."""
+        seen = 0
+        for ring in self._rings(sources, free):
+            seen |= ring
+        return seen
+
+    def _rings(self, sources: int, free: int) -> Iterator[int]:
         seen = frontier = sources
         w, full, not_col0, not_last, links = self.w, self.full, self.not_col0, self.not_last, self.links
-        while True:  # expand(), inlined
+        while True:  # expand(), inlined: the look-ahead's hot loop
             r = frontier
             frontier = ((r << 1) & not_col0) | ((r >> 1) & not_last) | ((r << w) & full) | (r >> w)
             for a, b in links:
@@ -63,26 +73,9 @@ class _Board(BitWindow):
                     frontier |= a
             frontier &= free & ~seen
             if not frontier:
-                return out
-            out.append(frontier)
+                return
+            yield frontier
             seen |= frontier
-
-    def reach(self, sources: int, free: int) -> int:
-        """The free cells any number of steps from the sources through free cells, as one mask
-        (the union of rings(), without the list)."""
-        seen = frontier = sources
-        w, full, not_col0, not_last, links = self.w, self.full, self.not_col0, self.not_last, self.links
-        while frontier:  # expand(), inlined
-            r = frontier
-            frontier = ((r << 1) & not_col0) | ((r >> 1) & not_last) | ((r << w) & full) | (r >> w)
-            for a, b in links:
-                if r & a:
-                    frontier |= b
-                if r & b:
-                    frontier |= a
-            frontier &= free & ~seen
-            seen |= frontier
-        return seen & ~sources
 
 
 _PLACEMENTS: dict = {}    # (w, h, shape) -> _placements
