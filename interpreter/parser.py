@@ -118,13 +118,6 @@ def _parse_text(text: str, start: str, src: SourceMap, col_shift: int):
     return tree
 
 
-def _lark():
-    """The Lark parser (built or loaded once per process; tools/bench.py times it)."""
-    from .lark_parser import lark_parser
-
-    return lark_parser()
-
-
 def _children(node):
     for value in vars(node).values():
         if isinstance(value, ast.Node):

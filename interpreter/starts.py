@@ -47,8 +47,8 @@ class StartTemplate:
         S.steps = self.steps
         if self.seat is not None:  # the first thing a new game is asked is who decides
             S.deciders = {self.seat: S.threads[0]}
-        m = METER  # METER.start, inlined, then the setup's count
-        m.work, m.limits, m.nest = self.work, self.limits, 0
+        METER.start(self.limits)
+        METER.work = self.work  # the setup's count
         return S
 
 

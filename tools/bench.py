@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 from interpreter.agents import RandomAgent  # noqa: E402
 from interpreter.game import Game  # noqa: E402
 from interpreter.loader import load_game  # noqa: E402
-from interpreter.parser import _lark  # noqa: E402
+from interpreter.lark_parser import lark_parser  # noqa: E402
 from interpreter.rulefiles import game_entry_files  # noqa: E402
 from interpreter.runner import play_game  # noqa: E402
 
@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
 
     t = time.perf_counter()
-    _lark()
+    lark_parser()
     grammar_ms = (time.perf_counter() - t) * 1000
     files = [Path(f) for f in args.files] or game_entry_files(ROOT / "rules")
     rows = []
