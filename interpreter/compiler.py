@@ -331,6 +331,7 @@ class Compiler:
         self.known_attrs = game.known_attrs
         self.events_emitted: set[str] = set()
         self.events_heard: set[str] | None = None  # events with triggers/end conditions (None: unknown)
+        self.asts: dict[str, list] | None = None  # procedures' statement trees, kept when asked (transpile/)
         self.gen = ExprGen(game, self.errors)
         self.gen.env["_setc"] = set_counter_checked
         self.gen.env["_count_loop"] = count_loop
@@ -369,6 +370,8 @@ class Compiler:
 
     def compile_proc(self, proc: Proc, body: list, scope_names: list[str] = (),
                      chooser: str | None = None) -> Proc:
+        if self.asts is not None:
+            self.asts[proc.name] = body
         scope = Scope()
         for name in list(proc.params) + list(scope_names):
             scope.names[name] = name

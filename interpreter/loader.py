@@ -59,6 +59,17 @@ def load_game(path: str | Path, variants: Iterable[str | Path] = (), check_only:
     return game
 
 
+def load_with_trees(path: str | Path, variants: Iterable[str | Path] = ()) -> tuple[YMap, GameDef, _Builder]:
+    """A rule file loaded as load_game does (no information-flow check, no load cache), its
+    builder kept: the statement trees of every procedure (`builder.compiler.asts`) and the
+    bodies of expression functions (`builder.compiler.gen.fn_nodes`), for interpreter/transpile/."""
+    doc, files = load_document(path, variants)
+    builder = _Builder(doc, files, flows=False)
+    builder.compiler.asts = {}
+    game = builder.build()
+    return doc, game, builder
+
+
 def load_document(path: str | Path, variants: Iterable[str | Path] = ()) -> tuple[YMap, list[Path]]:
     """The merged, schema-checked document of a rule file (plus variants) and its files."""
     doc, files, _ = _load_document(path, variants)

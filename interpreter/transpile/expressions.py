@@ -1,0 +1,178 @@
+"""Expressions of the rule file, written as Python expressions (one `e_<Node>` per kind, and the
+builtins the generator knows in `builtin`)."""
+from __future__ import annotations
+
+from .. import ast
+from .base import WriterBase, is_simple
+
+
+class ExpressionWriter(WriterBase):
+    def is_zone(self, node: ast.Node, env: dict) -> bool:
+        if isinstance(node, ast.Name):
+            return node.id not in env and node.id in self.d.zones
+        return (isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) and node.obj.id not in env
+                and node.obj.id in self.d.zones)
+
+    def zone(self, node: ast.Node, env: dict) -> str:
+        """A zone as its list (z_name, z_name[i], z_name[i][j])."""
+        if isinstance(node, ast.Name) and node.id in self.d.zones and not self.d.zones[node.id].dims:
+            return f"z_{node.id}"
+        if (isinstance(node, ast.Index) and isinstance(node.obj, ast.Name) and node.obj.id in self.d.zones
+                and len(self.d.zones[node.obj.id].dims) == len(node.keys) in (1, 2)):
+            return f"z_{node.obj.id}" + "".join(f"[{self.expr(k, env)}]" for k in node.keys)
+        raise self.unsupported("this zone expression", node)
+
+    def expr(self, n: ast.Node, env: dict) -> str:
+        method = getattr(self, "e_" + type(n).__name__, None)
+        if method is None:
+            raise self.unsupported(f"the expression {type(n).__name__}", n)
+        return method(n, env)
+
+    def e_Const(self, n, env):
+        if type(n.value) not in (int, str, bool, type(None)):
+            raise self.unsupported(f"the constant {n.value!r}", n)
+        return repr(n.value)
+
+    def e_Name(self, n, env):
+        name, d = n.id, self.d
+        if name in env:
+            return env[name]
+        if name in d.variables:
+            return f"v_{name}"
+        if name in d.counters:
+            return f"c_{name}"
+        if name in d.zones:
+            return self.zone(n, env)
+        if name in d.tables:
+            return f"T_{name}"
+        if name == "players":
+            return "_PLAYERS"
+        if name == "player_count":
+            return repr(self.n)
+        raise self.unsupported(f"the name {name}", n)
+
+    def e_Index(self, n, env):
+        if isinstance(n.obj, ast.Name) and n.obj.id not in env and n.obj.id in self.d.zones:
+            return self.zone(n, env)
+        if len(n.keys) != 1:
+            raise self.unsupported("an index with several keys", n)
+        return f"{self.expr(n.obj, env)}[{self.expr(n.keys[0], env)}]"
+
+    def e_Attr(self, n, env):
+        if isinstance(n.obj, ast.Name) and n.obj.id == "option" and "option" not in env:
+            if n.name not in self.options:
+                raise self.unsupported(f"the option {n.name}", n)
+            return repr(self.options[n.name])
+        if n.name in self.attrs:  # a piece's fixed attribute
+            if n.name in self.row_fields:
+                raise self.unsupported(f".{n.name}, both a piece attribute and a table row's field", n)
+            return f"A_{n.name}[{self.expr(n.obj, env)}]"
+        return f"{self.expr(n.obj, env)}[{n.name!r}]"  # a table row's field
+
+    def e_Comprehension(self, n, env):
+        inner = dict(env)
+        inner[n.var] = var = self.fresh(n.var)
+        cond = f" if {self.expr(n.cond, inner)}" if n.cond is not None else ""
+        return f"[{self.expr(n.elt, inner)} for {var} in {self.expr(n.iter, env)}{cond}]"
+
+    def e_BinOp(self, n, env):
+        if n.op not in ("+", "-", "*"):
+            raise self.unsupported(f"the operator {n.op}", n)
+        return f"({self.expr(n.left, env)} {n.op} {self.expr(n.right, env)})"
+
+    def e_Compare(self, n, env):
+        op = {"not_in": "not in"}.get(n.op, n.op)
+        if op not in ("==", "!=", "<", "<=", ">", ">=", "in", "not in"):
+            raise self.unsupported(f"the comparison {n.op}", n)
+        return f"({self.expr(n.left, env)} {op} {self.expr(n.right, env)})"
+
+    def e_BoolOp(self, n, env):
+        return f"({self.expr(n.left, env)} {n.op} {self.expr(n.right, env)})"
+
+    def e_Not(self, n, env):
+        return f"(not {self.expr(n.operand, env)})"
+
+    def e_Neg(self, n, env):
+        return f"(-{self.expr(n.operand, env)})"
+
+    def e_Ternary(self, n, env):
+        return f"({self.expr(n.then, env)} if {self.expr(n.cond, env)} else {self.expr(n.orelse, env)})"
+
+    def e_ListLit(self, n, env):
+        return "[" + ", ".join(self.expr(x, env) for x in n.items) + "]"
+
+    def lam(self, node: ast.Node, env: dict) -> tuple[str, str]:
+        """(variable, body) of a `x => body` argument."""
+        if not isinstance(node, ast.Lambda):
+            raise self.unsupported("a function argument that is not `x => …`", node)
+        inner = dict(env)
+        inner[node.param] = var = self.fresh(node.param)
+        return var, self.expr(node.body, inner)
+
+    def e_Call(self, n, env):
+        if not isinstance(n.func, ast.Name) or n.func.id in env:
+            raise self.unsupported("this call", n)
+        name, args = n.func.id, n.args
+        fn = self.d.functions.get(name)
+        if n.kwargs and (fn is not None or name not in ("max", "min") or set(n.kwargs) != {"default"}):
+            raise self.unsupported(f"this call of {name} with named arguments", n)
+        if fn is not None:
+            if fn.proc is not None or name not in self.L.fn_nodes or len(args) != len(fn.params):
+                raise self.unsupported(f"calling {name} in an expression", n)
+            codes = [self.expr(arg, env) for arg in args]
+            if not all(is_simple(c) for c in codes):  # a nested function of play()
+                self.needed.setdefault(name, f"f_{name}")
+                return f"f_{name}({', '.join(codes)})"
+            inner = dict(zip(fn.params, codes))  # inlined: its body with the arguments
+            if name in self.inlining:
+                raise self.unsupported(f"the recursive function {name}", n)
+            self.inlining.append(name)
+            try:
+                return self.expr(self.L.fn_nodes[name], inner)
+            finally:
+                self.inlining.pop()
+        return self.builtin(name, args, env, n)
+
+    def builtin(self, name: str, args: list, env: dict, n: ast.Node) -> str:
+        if name in ("count", "any", "all", "sum") and len(args) == 2:
+            seq = self.expr(args[0], env)
+            var, body = self.lam(args[1], env)
+            if name == "count":
+                return f"sum(1 for {var} in {seq} if {body})"
+            return f"{name}({body} for {var} in {seq})"
+        if len(args) == 1 and name in ("count", "len", "sum", "any", "all", "first", "top"):
+            seq = self.expr(args[0], env)
+            return {"count": "len", "len": "len", "first": "_first", "top": "_first"}.get(name, name) + f"({seq})"
+        if name == "remove" and len(args) == 2:
+            return f"_remove({self.expr(args[0], env)}, {self.expr(args[1], env)})"
+        if name == "argmax" and len(args) == 2:
+            var, body = self.lam(args[1], env)
+            return f"_argmax({self.expr(args[0], env)}, lambda {var}: {body})"
+        if name == "next_player" and len(args) == 1:
+            return f"(({self.expr(args[0], env)} + 1) % {self.n})"
+        one = {"empty": "(not {0})", "last": "_last({0})", "disclose": "{0}", "range": "list(range({0}))",
+               "unique": "list(dict.fromkeys({0}))", "shuffled": "_shuffled(rng, {0})",
+               "random_choice": "rng.choice(list({0}))",
+               "players_from": f"[({{0}} + _k) % {self.n} for _k in range({self.n})]"}
+        two = {"min2": "min({0}, {1})", "max2": "max({0}, {1})", "index_of": "_index_of({0}, {1})",
+               "concat": "(list({0}) + list({1}))"}
+        if name in one and len(args) == 1:
+            return one[name].format(self.expr(args[0], env))
+        if name in two and len(args) == 2:
+            return two[name].format(self.expr(args[0], env), self.expr(args[1], env))
+        if name == "pieces" and len(args) == 1 and isinstance(args[0], ast.Name):
+            if not any(s["kind"] == args[0].id for s in self.lay.static):
+                raise self.unsupported(f"pieces of {args[0].id}", n)
+            return f"P_{args[0].id}"
+        if name in ("map", "filter") and len(args) == 2:
+            var, body = self.lam(args[1], env)
+            seq = self.expr(args[0], env)
+            return f"[{body} for {var} in {seq}]" if name == "map" else f"[{var} for {var} in {seq} if {body}]"
+        if name in ("max", "min") and len(args) == 2:
+            var, body = self.lam(args[1], env)
+            default = self.expr(n.kwargs["default"], env) if n.kwargs else "None"
+            return f"_extreme({self.expr(args[0], env)}, lambda {var}: {body}, {default}, {name})"
+        if name == "hand_rank" and len(args) == 2 and {"value", "colour"} <= set(self.attrs):
+            return f"_hand_rank({self.expr(args[0], env)}, {self.expr(args[1], env)}, A_value, A_colour)"
+        raise self.unsupported(f"the builtin {name}/{len(args)}", n)
+
