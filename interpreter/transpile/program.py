@@ -10,6 +10,7 @@ from typing import Any
 
 from . import runtime
 from .expressions import ExpressionWriter
+from .final_state import FinalStateWriter
 from .statements import StatementWriter
 
 
@@ -18,7 +19,7 @@ def namespace() -> dict:
     return {k: v for k, v in vars(runtime).items() if k.startswith("_") and not k.startswith("__")}
 
 
-class ProgramWriter(StatementWriter, ExpressionWriter):
+class ProgramWriter(StatementWriter, ExpressionWriter, FinalStateWriter):
     """Python source of one game for `n` players, generated from the loaded rule file."""
 
     def source(self) -> str:
@@ -32,7 +33,7 @@ class ProgramWriter(StatementWriter, ExpressionWriter):
             out.append(f"P_{comp} = {[i for i, s in enumerate(self.lay.static) if s['kind'] == comp]!r}\n")
         out.append(f"_PLAYERS = {list(range(self.n))!r}\n\n\n")
         self.lines = []
-        self.emit(0, "def play(seed, agents):")
+        self.emit(0, "def play(seed, agents, state=None):  # state: a dict to fill with the final state")
         self.emit(1, "rng = _Rng(seed)")
         self.emit(1, "history = []")
         self.state_init()
@@ -42,6 +43,7 @@ class ProgramWriter(StatementWriter, ExpressionWriter):
         self.emit(2, "pass")
         self.emit(1, "except _GameEnds:")
         self.emit(2, "pass")
+        self.state_export(1)
         self.scoring()
         body, self.lines = self.lines, []
         while set(self.needed) - self.defined:  # expression functions called with computed arguments

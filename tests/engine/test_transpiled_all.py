@@ -2,7 +2,8 @@
 rules/ (entry files and variants), every player count and the option settings of
 tests/engine/test_differential.py, each configuration the generator covers plays the engine's
 games (same options offered at every decision, same decisions, same returns) with simulate's
-random agents: 3 seeds by default, 200 with `--slow`.
+random agents: 3 seeds by default, 200 with `--slow`; and ends in the engine's final state (the
+generator's random state, every zone's pieces in order, counters and plain variables).
 
 What is not covered is listed in tests/engine/data/transpile_uncovered.txt (refused when
 generating) and tests/engine/data/transpile_fallback.txt (generated, but the program may raise
@@ -18,7 +19,7 @@ import pytest
 
 from interpreter.game import Game
 from interpreter.transpile import RuleFile, Unsupported, load_program
-from interpreter.transpile.compare import engine_trace, fast_trace, first_difference
+from interpreter.transpile.compare import engine_trace, fast_trace, first_difference, state_difference
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = Path(__file__).parent / "data"
@@ -74,18 +75,20 @@ def _check(key: str, seeds: range) -> int:
     raised = 0
     for seed in seeds:
         try:
-            engine = engine_trace(game, players, options, seed)
+            engine = engine_trace(game, players, options, seed, with_state=True)
         except Exception:  # noqa: BLE001 - a rule error: the program must not finish that game either
             with pytest.raises(Exception):
                 fast_trace(play, players, seed)
             continue
         try:
-            fast = fast_trace(play, players, seed)
+            fast = fast_trace(play, players, seed, with_state=True)
         except Exception as exc:  # noqa: BLE001
             assert may_raise, f"{key} seed {seed}: the program raised {exc!r} where the engine finished"
             raised += 1
             continue
         assert first_difference(engine, fast) is None, f"{key} seed {seed}: {first_difference(engine, fast)}"
+        assert state_difference(engine.state, fast.state) is None, \
+            f"{key} seed {seed}: final states differ: {state_difference(engine.state, fast.state)}"
     return raised
 
 
@@ -118,3 +121,19 @@ def test_generated_program_plays_the_engines_games_slow(key):
     raised = _check(key, range(SLOW_SEEDS))
     if key in _listed("transpile_fallback.txt"):
         assert raised, f"{key} finished all {SLOW_SEEDS} games: remove it from transpile_fallback.txt"
+
+
+def test_a_final_state_that_differs_is_found():
+    """The final-state comparison sees a moved piece, a changed counter, a variable, the Rng."""
+    key = "rules/kuhn_poker/game.yaml||2|{}"
+    _, entry, variants, players, opts = next(c for c in _configurations() if c[0] == key)
+    game = _game(entry, tuple(variants))
+    engine = engine_trace(game, players, game.resolve_options(opts), 5, with_state=True)
+    fast = fast_trace(_program(key), players, 5, with_state=True)
+    assert state_difference(engine.state, fast.state) is None
+    assert {"deck", "hand:0", "hand:1"} <= set(fast.state["zones"]) and "stake:0" in fast.state["counters"]
+    tampered = [("zones", "hand:0", [99]), ("counters", "stake:1", 42), ("vars", "winner", 7)]
+    for section, name, value in tampered:
+        changed = {**fast.state, section: {**fast.state[section], name: value}}
+        assert name in state_difference(engine.state, changed)
+    assert "random" in state_difference(engine.state, {**fast.state, "rng": fast.state["rng"] + 1})
