@@ -103,8 +103,11 @@ def _generated(plan: Plan, game: Any, arm: Arm, seed: int, kinds: list, record: 
     deadline = time.monotonic() + plan.time_limit if plan.time_limit else None
     try:
         play = fastrun.program(arm.file, arm.variants, plan.players, dict(arm.options))
-        with _alarm(plan.time_limit):
-            out = fastrun.play_whole(play, kinds, seed, game.d.max_decisions, counts, offered, deadline)
+        if plan.time_limit:
+            with _alarm(plan.time_limit):
+                out = fastrun.play_whole(play, kinds, seed, game.d.max_decisions, counts, offered, deadline)
+        else:
+            out = fastrun.play_whole(play, kinds, seed, game.d.max_decisions, counts, offered)
     except fastrun.TimeUp:
         raise GameTimeout() from None
     except Exception as exc:  # noqa: BLE001 - whatever went wrong, the engine plays it and says what
@@ -139,7 +142,11 @@ def _play(plan: Plan, game: Any, arm: Arm, seed: int, kinds: list, record: dict,
             offered.append(list(waiting(S)[player].pending.options))
         if deadline is not None and time.monotonic() > deadline:
             raise GameTimeout()
-    with _alarm(plan.time_limit):
+    if plan.time_limit:
+        with _alarm(plan.time_limit):
+            played = play_game(game, plan.players, dict(arm.options), seed, agents,
+                               on_decision=on_decision, logging=False)
+    else:
         played = play_game(game, plan.players, dict(arm.options), seed, agents,
                            on_decision=on_decision, logging=False)
     S = played.state

@@ -102,8 +102,10 @@ def play_whole(play: Callable, kinds: list[str], seed: int, limit: int, counts: 
     agents = [basic_agent(kind, seed, seat, counts, limit, offered, deadline) for seat, kind in enumerate(kinds)]
     returns, history, winners, rounds, reason = play(seed, agents)
     n = len(kinds)
-    if any(not (type(w) is int and 0 <= w < n) for w in winners):
-        raise ValueError(f"winners {winners!r} are not seats")
-    if any(type(s) not in (int, float) for s in returns):
-        raise ValueError(f"scores {returns!r} are not numbers")
+    for w in winners:
+        if type(w) is not int or not 0 <= w < n:
+            raise ValueError(f"winners {winners!r} are not seats")
+    for s in returns:
+        if type(s) is not int and type(s) is not float:
+            raise ValueError(f"scores {returns!r} are not numbers")
     return Outcome(list(returns), list(winners), history, rounds or 0, reason, counts[0])
