@@ -96,7 +96,7 @@ def _execute(file: str, games: int, arms: list, kw: dict, compare: bool) -> None
     agents = _agents(kw["agents"], players)
     plan = Plan(tuple(arms), players, tuple(agents), kw["seed"], games, kw["rotate"], kw["time_limit"],
                 coverage=kw["coverage"] or bool(kw["report_path"]), cwd=os.getcwd())
-    plan = _execution(plan, kw)
+    plan, why = _execution(plan, kw)
     out = _results_file(plan, loaded, kw)
     backend = make_backend(kw["backend"], kw["jobs"], kw["address"])
     comparison = None
@@ -107,6 +107,8 @@ def _execute(file: str, games: int, arms: list, kw: dict, compare: bool) -> None
     with_agents = kw["agents"] != "random" or kw["rotate"]
     data = summarise(result, loaded, with_agents, comparison)
     data["execution"] = {arm.label: arm.execution for arm in plan.arms}
+    if why:
+        data["execution_why"] = why
     _output(data, loaded[0].name, kw)
     if result.interrupted:
         sys.exit(EXIT_INTERRUPTED)
@@ -153,14 +155,14 @@ def _load_arms(arms: list, players: int | None) -> tuple[list, list, int]:
     return out, loaded, loaded[0].default_players if players is None else players
 
 
-def _execution(plan: Any, kw: dict) -> Any:
-    """The plan with each arm's form of play chosen (lab/execution.py); why an arm runs in the
-    engine, when it is worth saying, once on stderr."""
+def _execution(plan: Any, kw: dict) -> tuple[Any, dict]:
+    """The plan with each arm's form of play chosen (lab/execution.py), and why arms run in the
+    engine ({label: why}); a difference found by the checked start is also said on stderr."""
     from .execution import choose, describe
     plan, decisions = choose(plan, kw["execution"], kw["checked"])
     for line in describe(decisions):
         click.echo(line, err=True)
-    return plan
+    return plan, {d.label: d.why for d in decisions if d.execution == "engine" and d.why}
 
 
 def _results_file(plan: Any, loaded: list, kw: dict) -> Any:
