@@ -41,6 +41,7 @@ class Kinds:
         self.fn_nodes = loaded.fn_nodes
         self.binds: dict[tuple, list] = {}  # (scope, name) -> [(scope of the value, binding)]
         self.busy: set = set()
+        self.assumed: dict = {}
         self.proc_fn = {fn.proc.name: fn for fn in self.d.functions.values() if fn.proc is not None}
         for scope, stmts in loaded.procs.items():
             self._scan(scope, stmts)
@@ -100,16 +101,25 @@ class Kinds:
             return None  # an event's player comes from its `emit`
         if key not in self.binds:
             return None
-        if key in self.busy:
-            return NONE  # a cycle adds no value of its own
+        if key in self.busy:  # a cycle: what the name is assumed to be so far
+            return self.assumed.get(key, NONE)
         self.busy.add(key)
         kind: Any = NONE
-        for where, b in self.binds[key]:
-            kind = join(kind, self.binding(b, where))
-            if kind is None:
+        for _ in range(4):  # until what the bindings give is what was assumed (a fixed point)
+            self.assumed[key] = kind
+            found: Any = NONE
+            for where, b in self.binds[key]:
+                found = join(found, self.binding(b, where))
+                if found is None:
+                    break
+            if found == kind or found is None:
                 break
+            kind = found
+        else:
+            found = None  # still growing (a list of itself): unknown
         self.busy.discard(key)
-        return kind
+        del self.assumed[key]
+        return found
 
     def binding(self, b: Any, scope: Any) -> Any:
         if isinstance(b, tuple) and b[0] == "element":
