@@ -111,8 +111,10 @@ def test_a_name_is_a_number_in_one_procedure_and_a_player_in_another(tmp_path):
     text = path.read_text(encoding="utf-8")
     text = text.replace("      if pts[w] >= 5:\n", "      let n = count(players) + 0\n      if pts[w] >= 5:\n")
     text = text.replace("in round {round}", "in round {round} of {n}")
-    text = text.replace("functions:\n", "functions:\n  shout:\n    params: [n]\n    do: |\n      log \"{n}\"\n")
-    text = text.replace("        leader = player\n", "        leader = player\n        for n in players:\n          call shout(n)\n")
+    shout = "functions:\n  shout:\n    params: [n]\n    do: |\n      log \"{n}\"\n"
+    text = text.replace("functions:\n", shout)
+    text = text.replace("        leader = player\n", "        leader = player\n        for n in players:\n"
+                        "          call shout(n)\n")
     path.write_text(text, encoding="utf-8")
     games = traces(path, 2, range(30))
     assert any(g.reason and " of 2; leaders: P" in g.reason for g in games)
@@ -122,7 +124,8 @@ def test_a_value_of_unknown_kind_in_a_text_raises(tmp_path):
     # `first(values)` is a table's number: the engine writes "0", the program cannot tell it
     # from a player, so it raises (its caller replays the game in the engine) rather than guess
     path = rule_file(tmp_path, '  score: "pts[player]"\n', end_at=0)
-    text = path.read_text(encoding="utf-8").replace("; leaders: {argmax(players, q => pts[q])}", " {first(values)}")
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("; leaders: {argmax(players, q => pts[q])}", " {first(values)}")
     path.write_text(text, encoding="utf-8")
     assert engine_trace(Game.load(path), 2, None, 1).reason == "P1 reached 0 in round 1 0"
     with pytest.raises(Exception, match="^0$"):
