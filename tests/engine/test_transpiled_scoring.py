@@ -79,7 +79,8 @@ def test_tiebreak_decides_as_in_the_engine(tmp_path):
 
 
 def test_lowest_wins_and_shared_ties(tmp_path):
-    path = rule_file(tmp_path, '  score: "1 if pts[player] >= 5 else 0"\n  lowest_wins: true\n  all_tied: shared\n', end_at=99)
+    scoring = '  score: "1 if pts[player] >= 5 else 0"\n  lowest_wins: true\n  all_tied: shared\n'
+    path = rule_file(tmp_path, scoring, end_at=99)
     games = traces(path, 2, range(40))
     assert any(len(g.winners) == 2 for g in games)  # everyone tied: shared, not a draw
     assert any(g.winners and g.returns[g.winners[0]] == min(g.returns) < max(g.returns) for g in games)
