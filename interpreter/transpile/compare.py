@@ -13,10 +13,14 @@ from ..threads import waiting
 
 @dataclass
 class Trace:
-    """One played game: final returns, decisions [seat, index], the options of each decision."""
+    """One played game: final returns, decisions [seat, index], the options of each decision,
+    the winning seats, the `round` variable at the end and the end's reason."""
     returns: list
     history: list
     offered: list = field(default_factory=list)
+    winners: list = field(default_factory=list)
+    rounds: int = 0
+    reason: str | None = None
     state: Any = None  # with_state: the engine's final State, or the program's exported state dict
 
 
@@ -36,7 +40,8 @@ def engine_trace(game: Any, players: int, options: dict | None, seed: int, with_
             S.apply(p, int(rngs[p].random() * S.option_count(p)))
             if S.over:
                 break
-    return Trace(S.returns(), [list(h) for h in S.history], offered, S if with_state else None)
+    return Trace(S.returns(), [list(h) for h in S.history], offered, S.winners(),
+                 S.vars.get("round") or 0, (S.result or {}).get("reason"), S if with_state else None)
 
 
 def random_agents(players: int, seed: int, offered: list | None = None) -> list[Callable]:
@@ -55,8 +60,8 @@ def fast_trace(play: Callable, players: int, seed: int, with_state: bool = False
     offered: list = []
     agents = random_agents(players, seed, offered)
     state: dict | None = {} if with_state else None
-    returns, history = (play(seed, agents, state=state) if with_state else play(seed, agents))[:2]
-    return Trace(list(returns), [list(h) for h in history], offered, state)
+    returns, history, winners, rounds, reason = play(seed, agents, state=state) if with_state else play(seed, agents)
+    return Trace(list(returns), [list(h) for h in history], offered, list(winners), rounds, reason, state)
 
 
 def first_difference(engine: Trace, fast: Trace) -> str | None:
@@ -68,6 +73,10 @@ def first_difference(engine: Trace, fast: Trace) -> str | None:
         return f"histories differ: {len(engine.history)} and {len(fast.history)} decisions"
     if engine.returns != fast.returns:
         return f"returns differ: engine {engine.returns}, program {fast.returns}"
+    for what in ("winners", "rounds", "reason"):
+        a, b = getattr(engine, what), getattr(fast, what)
+        if a != b or type(a) is not type(b):
+            return f"{what} differ: engine {a!r}, program {b!r}"
     return None
 
 

@@ -15,6 +15,10 @@ class FinalStateWriter(WriterBase):
     """Writes the `if state is not None:` block at the end of a game."""
 
     def state_export(self, depth: int) -> None:
+        """The export block, placed just before the last line written (the result's `return`,
+        after the `final` block: what scoring reads it does not change)."""
+        result = self.lines.pop()
+        assert result.strip().startswith("return "), result
         self.emit(depth, "if state is not None:")
         self.emit(depth + 1, "state['rng'] = rng.state")
         for section, entries in (("zones", self._zone_entries()), ("counters", self._slot_entries(True)),
@@ -25,6 +29,7 @@ class FinalStateWriter(WriterBase):
                 self.emit(depth + 2, f"_section.update({{{', '.join(f'{k!r}: {v}' for k, v in items)}}})")
                 self.emit(depth + 1, "except Exception:  # a form this export does not know: not compared")
                 self.emit(depth + 2, "pass")
+        self.lines.append(result)
 
     def _zone_entries(self) -> list[tuple[str, list]]:
         out = []
