@@ -113,7 +113,7 @@ def main() -> int:
     for r in rows:
         print(f"| {r['game']} | {r['players']} | {r['engine_us']:.0f} | {r['transpiled_us']:.0f} | {r['speedup']:.2f}× "
               f"| {r['load_trees_ms']:.0f} + {r['write_ms']:.1f} + {r['compile_ms']:.1f} | {r['load_engine_ms']:.1f} "
-              f"| {r['checked_start_ms']:.0f} ({r['checked_start_games']:.1f}) | {r['fallback_ratio']:.2f} |")
+              f"| {r['checked_start_ms']:.1f} ({r['checked_start_games']:.1f}) | {r['fallback_ratio']:.2f} |")
     return 0
 
 
