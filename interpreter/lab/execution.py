@@ -25,12 +25,12 @@ CHECKED = 3  # games of each arm played both ways before a run uses the generate
 
 @dataclass(frozen=True)
 class Decision:
-    """The form chosen for one arm, and why (shown once for the run, not per game)."""
+    """The form chosen for one arm, and why (told once for the run, not per game)."""
     label: str
     execution: str
     why: str = ""
     bug: bool = False  # the checked start found a difference
-    shown: bool = False  # worth a line on the run's stderr (not for what the user asked for)
+    shown: bool = False  # worth telling (not what the user asked for, nor the agents' or coverage's need)
 
 
 def choose(plan: Plan, mode: str = "auto", checked: int = CHECKED) -> tuple[Plan, list[Decision]]:
