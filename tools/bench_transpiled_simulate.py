@@ -13,12 +13,17 @@ transpiled form:
   * fallback: a run whose program fails every game at its very end (so the engine replays each
     one): per game, against the engine alone.
 
-    python tools/bench_transpiled_simulate.py [--games 400] [--rounds 5] [--only kuhn_poker]
+With `--cli N`, also the command itself, end to end (a new process: imports, loading,
+generating, the checked start, N games): `python -m interpreter simulate FILE --games N
+--execution engine|auto`, alternating, CPU time of the child (user + system).
+
+    python tools/bench_transpiled_simulate.py [--games 400] [--rounds 5] [--only kuhn_poker] [--cli 1000]
 """
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import statistics
 import sys
 import time
@@ -100,20 +105,50 @@ def measure(name: str, games: int, rounds: int) -> dict:
             "checked_start_games": checked / engine, "fallback_ratio": fallback / engine}
 
 
+def command(name: str, games: int, rounds: int) -> dict:
+    """CPU of `rulebook simulate` end to end in a child process, engine vs auto, alternating."""
+    file, players, options, share = GAMES[name]
+    count = max(4, int(games * share))
+    words = [sys.executable, "-m", "interpreter", "simulate", file, "--games", str(count), "--players", str(players),
+             "--json"] + [w for k, v in options for w in ("--option", f"{k}={str(v).lower()}")]
+    cpu: dict = {"engine": [], "auto": []}
+    for r in range(rounds):
+        for form in (("engine", "auto") if r % 2 == 0 else ("auto", "engine")):
+            before = os.times()
+            subprocess.run(words + ["--execution", form], cwd=ROOT, check=True, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+            after = os.times()
+            cpu[form].append((after.children_user - before.children_user)
+                             + (after.children_system - before.children_system))
+    engine, auto = statistics.median(cpu["engine"]), statistics.median(cpu["auto"])
+    return {"game": name, "games": count, "engine_s": engine, "auto_s": auto, "ratio": engine / auto}
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=400, help="Kuhn games per round (others: fewer, as long)")
+    ap.add_argument("--games", type=int, default=400,
+                    help="scale of a round: Kuhn 10·N games, tic-tac-toe 5·N, Chicago Poker N/20")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--only", action="append", choices=sorted(GAMES))
+    ap.add_argument("--cli", type=int, metavar="N", help="also the command end to end, on the scale of --games")
     args = ap.parse_args()
     rows = [measure(name, args.games, args.rounds) for name in (args.only or GAMES)]
-    print("| game | players | engine µs/game | transpiled µs/game | engine ÷ transpiled | generate: load with trees + write + compile (ms) "
-          "| engine's Game.load (ms) | checked start (ms; in engine games) | fallback game ÷ engine game |")
+    print("| game | players | engine µs/game | transpiled µs/game | engine ÷ transpiled "
+          "| generate: load with trees + write + compile (ms) | engine's Game.load (ms) "
+          "| checked start (ms; in engine games) | fallback game ÷ engine game |")
     print("|---|---:|---:|---:|---:|---|---:|---|---:|")
     for r in rows:
-        print(f"| {r['game']} | {r['players']} | {r['engine_us']:.0f} | {r['transpiled_us']:.0f} | {r['speedup']:.2f}× "
+        print(f"| {r['game']} | {r['players']} | {r['engine_us']:.0f} | {r['transpiled_us']:.0f} "
+              f"| {r['speedup']:.2f}× "
               f"| {r['load_trees_ms']:.0f} + {r['write_ms']:.1f} + {r['compile_ms']:.1f} | {r['load_engine_ms']:.1f} "
               f"| {r['checked_start_ms']:.1f} ({r['checked_start_games']:.1f}) | {r['fallback_ratio']:.2f} |")
+    if args.cli:
+        print("\n| `rulebook simulate`, end to end | games | --execution engine (CPU s) | --execution auto (CPU s) "
+              "| engine ÷ auto |")
+        print("|---|---:|---:|---:|---:|")
+        for name in args.only or GAMES:
+            c = command(name, args.cli, args.rounds)
+            print(f"| {c['game']} | {c['games']} | {c['engine_s']:.2f} | {c['auto_s']:.2f} | {c['ratio']:.2f}× |")
     return 0
 
 

@@ -25,11 +25,13 @@ from interpreter.transpile import Unsupported  # noqa: E402
 from interpreter.transpile.compare import fast_trace  # noqa: E402
 
 HEADERS = {
-    "transpile_uncovered.txt": "# Configurations (rule file|variants|players|options) the generator refuses (Unsupported):\n"
-                               "# the engine plays them. One line each; rewrite with tools/transpile_coverage.py.\n",
-    "transpile_fallback.txt": "# Configurations the generator covers whose program raises on some of the first 200 seeds\n"
-                              "# (a construct refused when reached): those games are replayed in the engine.\n"
-                              "# One line each; rewrite with tools/transpile_coverage.py.\n",
+    "transpile_uncovered.txt":
+        "# Configurations (rule file|variants|players|options) the generator refuses (Unsupported):\n"
+        "# the engine plays them. One line each; rewrite with tools/transpile_coverage.py.\n",
+    "transpile_fallback.txt":
+        "# Configurations the generator covers whose program raises on some of the first 200 seeds\n"
+        "# (a construct refused when reached): those games are replayed in the engine.\n"
+        "# One line each; rewrite with tools/transpile_coverage.py.\n",
 }
 
 
