@@ -3,14 +3,16 @@
 game: the workers only follow `Arm.execution`.
 
 `auto` takes the generated program when nothing needs the engine's states (every seat's agent
-is random, first or last; no rule coverage), the generator covers the configuration, and the
-first `checked` games of the run, played both ways, are the same games (same options offered,
-decisions, scores, winners, rounds, reason). A difference there is an engine or generator bug:
+is random, first or last; no rule coverage), the run is long enough to pay for generating it
+(the first game, played by the engine, times the number of games: at least SHORT_RUN seconds),
+the generator covers the configuration, and the first `checked` games of the run, played both
+ways, are the same games (same options offered, decisions, scores, winners, rounds, reason). A difference there is an engine or generator bug:
 it is reported with its seed and the engine plays the whole run. `transpiled` insists: it
 fails when the program cannot be used. `engine` never generates anything."""
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, replace
 
 from ..agents import parse_agents
@@ -21,6 +23,9 @@ from .plan import Arm, Plan
 _LOG = logging.getLogger("rulebook.simulate")
 MODES = ("auto", "engine", "transpiled")
 CHECKED = 3  # games of each arm played both ways before a run uses the generated program
+# auto: a run that the engine would play in less CPU time than this is left to it (generating a
+# program and the checked start cost about 2-3 loads and 5 engine games: 0.05-0.2 s)
+SHORT_RUN = 0.5
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,10 @@ def _choose_arm(plan: Plan, arm: Arm, mode: str, checked: int) -> Decision:
         return Decision(arm.label, "engine", "asked for (--execution engine)")
     why = needs_engine(plan)
     uncovered = False
+    first = _engine_game(plan, arm, 0) if not why and plan.games else None
+    if mode == "auto" and first is not None and first[2] * plan.games < SHORT_RUN:
+        return Decision(arm.label, "engine", f"a short run (about {first[2] * plan.games:.2f} s of CPU in "
+                                             "the engine): generating the program would not pay")
     if not why:
         from ..transpile import Unsupported, fastrun
         try:
@@ -72,7 +81,7 @@ def _choose_arm(plan: Plan, arm: Arm, mode: str, checked: int) -> Decision:
         return Decision(arm.label, "engine", why, shown=uncovered)
     finished, last = 0, ""
     for index in range(min(checked, plan.games)):
-        difference, failed = check_game(plan, arm, index)
+        difference, failed = check_game(plan, arm, index, first if index == 0 else None)
         finished += not failed
         last = failed or last
         if difference:
@@ -89,16 +98,22 @@ def _choose_arm(plan: Plan, arm: Arm, mode: str, checked: int) -> Decision:
     return Decision(arm.label, "transpiled")
 
 
-def check_game(plan: Plan, arm: Arm, index: int) -> tuple[str, str]:
+def _engine_game(plan: Plan, arm: Arm, index: int) -> tuple[dict, dict, float]:
+    """Game `index` of `arm` played by the engine: its record, its trace, its CPU time."""
+    trace: dict = {}
+    start = time.process_time()
+    record = play_arm(replace(plan, time_limit=None), arm, index, "engine", trace)  # slow is no difference
+    return record, trace, time.process_time() - start
+
+
+def check_game(plan: Plan, arm: Arm, index: int, played: tuple | None = None) -> tuple[str, str]:
     """Where game `index` of `arm` differs between the engine and the generated program ('' if
     it does not, or if the program raised: such a game is replayed in the engine anyway), and
-    what the program raised ('' if it finished)."""
+    what the program raised ('' if it finished). `played`: the engine's game (_engine_game)."""
     from ..transpile.compare import Trace, first_difference
-    engine_trace: dict = {}
+    engine, engine_trace, _ = played or _engine_game(plan, arm, index)
     program_trace: dict = {}
-    plan = replace(plan, time_limit=None)  # a slow engine game is no difference
-    engine = play_arm(plan, arm, index, "engine", engine_trace)
-    program = play_arm(plan, arm, index, "generated", program_trace)
+    program = play_arm(replace(plan, time_limit=None), arm, index, "generated", program_trace)
     if "error" in program:
         return "", program["error"]
     if "error" in engine:

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from interpreter.errors import InputError
-from interpreter.lab import games
+from interpreter.lab import execution, games
 from interpreter.lab.backends import InlineBackend
 from interpreter.lab.execution import check_game, choose
 from interpreter.lab.plan import Arm, Plan
@@ -46,9 +46,22 @@ def test_generated_program_writes_the_engines_records(plan):
     assert all("error" not in r for r in engine) and len({json.dumps(r["scores"]) for r in engine}) > 1
 
 
+@pytest.fixture(autouse=True)
+def _no_short_runs(monkeypatch):
+    """The tests' runs are short: auto would leave them to the engine (see the test below)."""
+    monkeypatch.setattr(execution, "SHORT_RUN", 0.0)
+
+
 def test_auto_chooses_the_generated_program_after_a_clean_checked_start():
     plan, decisions = choose(_plan(KUHN))
     assert [a.execution for a in plan.arms] == ["transpiled"] and not decisions[0].shown
+
+
+def test_auto_leaves_a_short_run_to_the_engine(monkeypatch):
+    monkeypatch.setattr(execution, "SHORT_RUN", 1e9)
+    plan, decisions = choose(_plan(KUHN))
+    assert plan.arms[0].execution == "engine" and "short run" in decisions[0].why
+    assert choose(_plan(KUHN), "transpiled")[0].arms[0].execution == "transpiled"
 
 
 @pytest.mark.parametrize("plan,why", [
