@@ -4,7 +4,7 @@ game: the workers only follow `Arm.execution`.
 
 `auto` takes the generated program when nothing needs the engine's states (every seat's agent
 is random, first or last; no rule coverage), the run is long enough to pay for generating it
-(the first game, played by the engine, times the number of games: at least SHORT_RUN seconds),
+(the engine's CPU time of one of the first games times the number of games: SHORT_RUN seconds),
 the generator covers the configuration, and the first `checked` games of the run, played both
 ways, are the same games (same options offered, decisions, scores, winners, rounds, reason). A difference there is an engine or generator bug:
 it is reported with its seed and the engine plays the whole run. `transpiled` insists: it
@@ -65,10 +65,13 @@ def _choose_arm(plan: Plan, arm: Arm, mode: str, checked: int) -> Decision:
         return Decision(arm.label, "engine", "asked for (--execution engine)")
     why = needs_engine(plan)
     uncovered = False
-    first = _engine_game(plan, arm, 0) if not why and plan.games else None
-    if mode == "auto" and first is not None and first[2] * plan.games < SHORT_RUN:
-        return Decision(arm.label, "engine", f"a short run (about {first[2] * plan.games:.2f} s of CPU in "
-                                             "the engine): generating the program would not pay")
+    # the first two games by the engine: the run's cost estimated (a first game pays warm-ups),
+    # and the engine's side of the checked start
+    played = [_engine_game(plan, arm, i) for i in range(min(2, plan.games))] if not why else []
+    estimate = min(cpu for _, _, cpu in played) * plan.games if played else 0.0
+    if mode == "auto" and played and estimate < SHORT_RUN:
+        return Decision(arm.label, "engine", f"a short run (about {estimate:.2f} s of CPU in the engine): "
+                                             "generating the program would not pay")
     if not why:
         from ..transpile import Unsupported, fastrun
         try:
@@ -81,7 +84,7 @@ def _choose_arm(plan: Plan, arm: Arm, mode: str, checked: int) -> Decision:
         return Decision(arm.label, "engine", why, shown=uncovered)
     finished, last = 0, ""
     for index in range(min(checked, plan.games)):
-        difference, failed = check_game(plan, arm, index, first if index == 0 else None)
+        difference, failed = check_game(plan, arm, index, played[index] if index < len(played) else None)
         finished += not failed
         last = failed or last
         if difference:
