@@ -163,3 +163,9 @@ def test_the_command_line_switch(tmp_path):
     assert refused.exit_code != 0 and "--execution transpiled" in refused.stderr and "not supported" in refused.stderr
     code, told = run_json("simulate", GOOFSPIEL, "--games", "2")
     assert code == 0 and told["execution"] == {"base": "engine"} and "not supported" in told["execution_why"]["base"]
+
+
+def test_the_time_limit_stops_a_generated_game_as_it_stops_the_engines():
+    plan = _plan(POKER, 4, ("random",) * 4, 2, POKER_OPTIONS, time_limit=1e-9)
+    for record in _records(plan, "transpiled"):
+        assert "time limit" in record["error"] and "scores" not in record
