@@ -52,6 +52,27 @@ def _no_short_runs(monkeypatch):
     monkeypatch.setattr(execution, "SHORT_RUN", 0.0)
 
 
+def _entry_files() -> list[str]:
+    from interpreter.rulefiles import game_entry_files
+    return [str(path) for path in game_entry_files(ROOT / "rules")]
+
+
+@pytest.mark.parametrize("file", _entry_files(), ids=lambda f: f.split("rules/")[-1])
+def test_every_covered_entry_file_writes_the_engines_records(file):
+    """Each entry file at its default players and options, where the generator covers it (the
+    list grows with the generator): the same records both ways, the checked start passes."""
+    from interpreter.game import Game
+    from interpreter.transpile import Unsupported
+    game = Game.load(file)
+    plan = _plan(file, game.default_players, ("random",) * game.default_players, 6,
+                 tuple(game.resolve_options({}).items()))
+    try:
+        fastrun.program(file, (), plan.players, dict(plan.arms[0].options))
+    except Unsupported:
+        pytest.skip("not generated (tests/engine/data/transpile_uncovered.txt)")
+    assert _records(plan, "transpiled") == _records(plan, "engine")
+
+
 def test_auto_chooses_the_generated_program_after_a_clean_checked_start():
     plan, decisions = choose(_plan(KUHN))
     assert [a.execution for a in plan.arms] == ["transpiled"] and not decisions[0].shown
