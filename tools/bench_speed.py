@@ -117,17 +117,19 @@ def _transpiled_games(game, path: str, n: int, opts: dict, seeds: range) -> dict
     except Unsupported:
         play = None
     t = time.process_time()
-    decisions = fell_back = 0
+    decisions = fell_back = in_a_row = 0
     for seed in seeds:
         draw = random.Random(seed).random
         agents = [lambda options: int(draw() * len(options))] * n
         try:
-            if play is None:
+            if play is None or in_a_row >= 5:  # as simulate: 5 failures in a row, the engine's
                 raise LookupError
             decisions += len(play(seed, agents)[1])
+            in_a_row = 0
             continue
         except Exception:  # noqa: BLE001 - as simulate: the engine plays a game the program fails
             fell_back += play is not None
+            in_a_row += 1
         S = game.new_game(n, opts, seed, logging=False)
         rng = random.Random(seed)
         while not S.over:
