@@ -59,6 +59,8 @@ class StepperWriter(ProgramWriter):
         self.made: set[str] = set()  # every local name fresh() gave out
         self.outer: list[list[str]] = []  # live locals of the code around an inlined body
         self._stops: dict[int, bool] = {}
+        self.exclusive_next = True  # the next block is entered only when pc is 0 or inside it
+        self.sole = False  # the statement being written is the last decision of such a block
 
     def fresh(self, stem: str) -> str:
         name = super().fresh(stem)
@@ -205,19 +207,29 @@ class StepperWriter(ProgramWriter):
 
     # ------------------------------------------------------------------ blocks and guards
     def block(self, stmts: list, env: dict, depth: int, chooser: str | None) -> None:
-        """Statements before the block's last decision run only when not resuming (pc == 0)."""
+        """Statements before the block's last decision run only when not resuming (pc == 0);
+        the rest need no test when the block is entered only to resume inside it."""
         last = max((i for i, s in enumerate(stmts) if self.stops(s)), default=-1)
+        exclusive, self.exclusive_next = self.exclusive_next, True
         i = 0
         while i < len(stmts):
-            if i < last and not self.stops(stmts[i]):
+            # after the last decision too when the block may be reached to resume after it
+            # (an inlined procedure followed by other decisions)
+            if (i < last or not exclusive) and not self.stops(stmts[i]):
                 j = i
-                while not self.stops(stmts[j]):
+                while j < len(stmts) and not self.stops(stmts[j]):
                     j += 1
                 self.emit(depth, "if not pc:")
                 self.body(stmts[i:j], env, depth + 1, chooser)
                 i = j
                 continue
+            # the last decision of a block entered only to resume inside it: a nonzero pc is
+            # always inside it (loops then test `pc or cond`); an inlined body inherits that
+            self.sole = exclusive and i == last
+            if self.stops(stmts[i]) and self._called_proc(stmts[i]) is not None:
+                self.exclusive_next = self.sole
             super().block([stmts[i]], env, depth, chooser)
+            self.exclusive_next = True
             i += 1
 
     def live(self, env: dict, *more: str) -> list[str]:
@@ -239,10 +251,14 @@ class StepperWriter(ProgramWriter):
             return None
         return f"pc == {lo}" if lo == hi else f"{lo} <= pc <= {hi}"
 
-    def fill(self, mark: tuple[int, int, int], keyword: str, cond: str) -> None:
-        """`keyword (ids if pc else cond):` for the statement at `mark` (cond None: `else`)."""
+    def fill(self, mark: tuple[int, int, int], keyword: str, cond: str, sole: bool = False) -> None:
+        """`keyword (ids if pc else cond):` for the statement at `mark` (cond None: `else`;
+        sole: every nonzero pc is inside, `pc or cond`)."""
         index, depth, since = mark
         inside = self.ids(since)
+        if sole and inside and cond is not None:
+            self.lines[index] = "    " * depth + f"{keyword} pc or {cond}:"
+            return
         if cond is None:
             test = f"not pc or {inside}" if inside else "not pc"
         else:
@@ -336,19 +352,19 @@ class StepperWriter(ProgramWriter):
     def s_While(self, n, env, depth, chooser):
         if not self.stops(n):
             return super().s_While(n, env, depth, chooser)
-        test = self.expr(n.cond, env)
+        test, sole = self.expr(n.cond, env), self.sole
         mark = self.placeholder(depth)
         self.emit(depth + 1, "if not pc:")
         self.emit(depth + 2, "_steps += 1")
         self.emit(depth + 2, f"if _steps > {self.d.limits.steps}:")
         self.emit(depth + 3, f"_over_steps({self.d.limits.steps}, {str(n.pos)!r})")
         self.body(n.body, dict(env), depth + 1, chooser)
-        self.fill(mark, "while", test)
+        self.fill(mark, "while", test, sole)
 
     def loop(self, seq_code: str, var_name: str, body: list, env: dict, depth: int, chooser: Any,
              var_chooses: bool = False) -> None:
         """`for var in seq` with decisions inside: the list and the position are live locals."""
-        seq, k = self.fresh("seq"), self.fresh("k")
+        seq, k, sole = self.fresh("seq"), self.fresh("k"), self.sole
         self.emit(depth, "if not pc:")
         self.emit(depth + 1, f"{seq} = {seq_code}")
         self.emit(depth + 1, f"if type({seq}) is not list:")
@@ -362,7 +378,7 @@ class StepperWriter(ProgramWriter):
         self.emit(depth + 2, f"{var} = {seq}[{k}]")
         self.emit(depth + 2, f"{k} += 1")
         self.body(body, inner, depth + 1, var if var_chooses else chooser)
-        self.fill(mark, "while", f"{k} < len({seq})")
+        self.fill(mark, "while", f"{k} < len({seq})", sole)
 
     def s_For(self, n, env, depth, chooser):
         if not self.stops(n):

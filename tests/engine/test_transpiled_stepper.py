@@ -199,13 +199,27 @@ functions:
             n += 1
             choose j from [t, t + 10, t + 20] by p
             total[p] = j
+      choose z from [1, 2] by p
+      total[p] += z
       spent += count(seen)
+  again:
+    params: [p]
+    do: |
+      let m = 0
+      while m < 2:
+        m += 1
+        choose y from [0, 1] by p
+        total[p] += y
 flow:
   rounds: 3
   phases:
     - id: main
       turns: seat
-      turn: "call pick(player)"
+      turn: |
+        call pick(player)
+        call again(player)
+        choose w from [3, 4]
+        total[player] += w
 scoring:
   score: "total[player] + spent"
 """
@@ -219,6 +233,7 @@ def test_decisions_in_nested_loops_branches_and_procedures(tmp_path):
         m = load_stepper(path, players)
         source = stepper_source(path, players)
         assert "elif not pc or" in source  # the else branch holds decisions: entered by pc
+        assert "while pc or" in source and "while (" in source  # a last loop, and one before a decision
         for seed in range(15):
             engine, stepper = engine_trace(game, players, None, seed), stepper_trace(m, players, seed)
             assert first_difference(engine, stepper) is None, (players, seed, first_difference(engine, stepper))
