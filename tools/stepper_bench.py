@@ -7,6 +7,8 @@ Usage:
     python tools/stepper_bench.py --decisions 8 --games 20   # Chicago Poker, µs per decision
     python tools/stepper_bench.py --mcts 4 --playouts 30     # clone + random playout from positions
     python tools/stepper_bench.py --small 5 --seconds 0.5    # tic-tac-toe and Kuhn games/s
+    python tools/stepper_bench.py --peers 3 --seconds 1      # the same beside OpenSpiel (bench_peers)
+    python tools/stepper_bench.py --clone 6                  # µs per clone of mid-game states
     python tools/stepper_bench.py --cost                     # generated code size, generation time
 """
 from __future__ import annotations
@@ -63,6 +65,19 @@ def stepper_games(m: Any, n: int, seeds: range) -> int:
     return decisions
 
 
+def rollout_games(m: Any, n: int, seeds: range) -> int:
+    """Whole games through the stepper's rollout: the agents asked inline, nothing stops."""
+    new, rollout, history = m.new, m.rollout, m.history
+    decisions = 0
+    for seed in seeds:
+        agents = [lambda options, r=r: int(r.random() * len(options)) for r in seat_rngs(seed, n)]
+        st = new(seed)
+        if st[0] > 0:
+            rollout(st, agents[st[1]](st[2]), agents)
+        decisions += len(history(st))
+    return decisions
+
+
 def straight_games(play: Callable, n: int, seeds: range) -> int:
     decisions = 0
     for seed in seeds:
@@ -89,10 +104,13 @@ def bench_decisions(rounds: int, games: int) -> dict:
     m, play, game = load_stepper(path, n, opts), load_program(path, n, opts), Game.load(path)
     block = lambda r: range(r * games, (r + 1) * games)  # noqa: E731
     runs = {"stepper": lambda r: stepper_games(m, n, block(r)),
+            "rollout": lambda r: rollout_games(m, n, block(r)),
             "straight": lambda r: straight_games(play, n, block(r)),
             "engine": lambda r: engine_games(game, n, opts, block(r)),
             "handwritten": lambda r: play_games(n, block(r))}
     cpu, work = alternate(runs, rounds)
+    if not work["stepper"] == work["rollout"] == work["straight"] == work["engine"]:
+        raise AssertionError(f"different games: {work}")
     return {k: cpu[k] / work[k] * 1e6 for k in runs}
 
 
@@ -205,6 +223,62 @@ def bench_small(rounds: int, seconds: float) -> list[dict]:
     return rows
 
 
+def stepper_player(m: Any) -> Callable[[int], None]:
+    """``play_one(seed)`` as tools/bench_peers.py plays a game: one Random(seed), randrange."""
+    new, apply = m.new, m.apply
+
+    def play_one(seed: int) -> None:
+        rng = random.Random(seed)
+        st = new(seed)
+        while st[0] > 0:
+            apply(st, rng.randrange(len(st[2])))
+    return play_one
+
+
+def bench_peers(rounds: int, seconds: float) -> list[dict]:
+    """Games/s with tools/bench_peers.py's harness: stepper, straight program (as
+    tools/transpile_probe.py), engine, OpenSpiel's C++ and pure-Python games."""
+    from bench_peers import bench, make_rulebook
+    from bench_peers_openspiel import make_openspiel_cpp, make_openspiel_python
+    from transpile_probe import program_player
+    rows = []
+    for key, (path, n, opts) in SMALL.items():
+        players = {"stepper": stepper_player(load_stepper(path, n, opts)),
+                   "straight": program_player(load_program(path, n, opts)),
+                   "engine": make_rulebook(logging=False)(key),
+                   "openspiel_cpp": make_openspiel_cpp(key), "openspiel_python": make_openspiel_python(key)}
+        samples: dict = {k: [] for k, p in players.items() if p is not None}
+        for _ in range(rounds):
+            for k in samples:
+                samples[k].append(bench(players[k], seconds, "cpu"))
+        rows.append({"game": key, **{k: statistics.median(v) for k, v in samples.items()}})
+    return rows
+
+
+def bench_clone(rounds: int, reps: int) -> list[dict]:
+    """µs per clone of mid-game states (the same positions both ways), alternating."""
+    rows = []
+    for key, (path, n, opts) in {**SMALL, "chicago_poker": POKER}.items():
+        m, game = load_stepper(path, n, opts), Game.load(path)
+        states = positions(m, game, n, opts, range(10), 0.5)
+        clone = m.clone
+
+        def ours(r: int) -> int:
+            for _ in range(reps):
+                for st, _ in states:
+                    clone(st)
+            return reps * len(states)
+
+        def engine(r: int) -> int:
+            for _ in range(reps):
+                for _, S in states:
+                    S.clone()
+            return reps * len(states)
+        cpu, work = alternate({"stepper": ours, "engine": engine}, rounds)
+        rows.append({"game": key, **{k: cpu[k] / work[k] * 1e6 for k in cpu}})
+    return rows
+
+
 def cost() -> list[dict]:
     rows = []
     for key, (path, n, opts) in {**SMALL, "chicago_poker": POKER}.items():
@@ -232,6 +306,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--positions", type=int, default=4, help="positions (games) per point of a game")
     ap.add_argument("--small", type=int, metavar="ROUNDS", help="tic-tac-toe and Kuhn games/s")
     ap.add_argument("--seconds", type=float, default=0.5)
+    ap.add_argument("--clone", type=int, metavar="ROUNDS", help="µs per clone of mid-game states")
+    ap.add_argument("--peers", type=int, metavar="ROUNDS", help="tic-tac-toe and Kuhn beside OpenSpiel")
     ap.add_argument("--cost", action="store_true", help="generation time and generated lines")
     args = ap.parse_args(argv)
     if args.decisions:
@@ -239,7 +315,8 @@ def main(argv: list[str] | None = None) -> int:
         print("Chicago Poker, 4 players, no_special_cards, CPU µs per decision:")
         print(" | ".join(f"{k} {v:.2f}" for k, v in us.items()))
         hw = us["handwritten"]
-        print(f"stepper ÷ hand-written {us['stepper'] / hw:.2f}×, straight ÷ hand-written {us['straight'] / hw:.2f}×, "
+        print(f"stepper ÷ hand-written {us['stepper'] / hw:.2f}×, rollout ÷ hand-written {us['rollout'] / hw:.2f}×, "
+              f"straight ÷ hand-written {us['straight'] / hw:.2f}×, "
               f"engine ÷ hand-written {us['engine'] / hw:.2f}×, stepper ÷ straight {us['stepper'] / us['straight']:.2f}×, "
               f"engine ÷ stepper {us['engine'] / us['stepper']:.2f}×")
     if args.mcts:
@@ -259,6 +336,17 @@ def main(argv: list[str] | None = None) -> int:
         for row in bench_small(args.small, args.seconds):
             print(f"| {row['game']} | {row['stepper']:,.0f} | {row['straight']:,.0f} | {row['engine']:,.0f} "
                   f"| {row['stepper'] / row['engine']:.2f}× | {row['stepper'] / row['straight']:.2f}× |")
+    if args.clone:
+        for row in bench_clone(args.clone, 300):
+            print(f"{row['game']}: clone stepper {row['stepper']:.2f} µs, engine {row['engine']:.2f} µs, "
+                  f"stepper ÷ engine {row['stepper'] / row['engine']:.2f}×")
+    if args.peers:
+        for row in bench_peers(args.peers, args.seconds):
+            rates = " | ".join(f"{k} {v:,.0f}" for k, v in row.items() if k != "game")
+            cpp, py = row.get("openspiel_cpp"), row.get("openspiel_python")
+            print(f"{row['game']}: {rates} games/s; stepper ÷ engine {row['stepper'] / row['engine']:.2f}×"
+                  + (f", ÷ OpenSpiel C++ {row['stepper'] / cpp:.2f}×" if cpp else "")
+                  + (f", ÷ OpenSpiel Python {row['stepper'] / py:.2f}×" if py else ""))
     if args.cost:
         print("| game | straight lines | stepper lines | straight ms | stepper ms |")
         print("|---|---:|---:|---:|---:|")
