@@ -47,6 +47,7 @@ from .program import ProgramWriter, namespace
 from .rulefile import RuleFile
 
 PC, SEAT, OPTIONS, FRAME = 0, 1, 2, 3
+_STOP = "# stop"  # marks the two lines of a stop that _gen writes otherwise
 _BODIES = (ast.If, ast.While, ast.For, ast.Repeat, ast.Simultaneous)
 
 
@@ -60,6 +61,7 @@ class StepperWriter(ProgramWriter):
         self.outer: list[list[str]] = []  # live locals of the code around an inlined body
         self._stops: dict[int, bool] = {}
         self.exclusive_next = True  # the next block is entered only when pc is 0 or inside it
+        self.frames: dict[int, list] = {}  # each decision site's live locals
         self.sole = False  # the statement being written is the last decision of such a block
 
     def fresh(self, stem: str) -> str:
@@ -133,7 +135,7 @@ class StepperWriter(ProgramWriter):
         start = len(self.lines)
         self.state_init()
         self.lines[start:] = ["            " + line for line in self.lines[start:]]
-        self.emit(4, f"st[{run + 1}:-1] = [{', '.join(objects)}]")
+        self.emit(4, f"st[{run + 1}:{run + 1 + len(objects)}] = [{', '.join(objects)}]")
         mark = len(self.lines)
         self.block(self.L.procs["main"], {}, 3, None)
         self.emit(3, "pass")
@@ -145,23 +147,24 @@ class StepperWriter(ProgramWriter):
         self.emit(1, f"st[:{FRAME + 1}] = (-1, None, [], None)")
         self.emit(1, f"st[-1] = ({result[len('return '):]})")
         self.lines[start:] = ["    " + line for line in self.lines[start:]]
-        self.emit(1, "return _run")
         body = _merge_guards(self.lines)
-        lines = body[:mark] + self.nested_functions(3) + body[mark:]
+        run_lines = body[1:mark] + self.nested_functions(3) + body[mark:]
+        lines = [body[0], *run_lines, *_generator(run_lines, FRAME + 1 + len(scalars)), "    return _run, _gen"]
         out.append("\n".join(lines) + "\n\n\n")
+        out.append(f"_FRAMES = {[None] + [tuple(self.frames[i]) for i in range(1, self.sites + 1)]!r}\n")
+        out.append(f"_SCALARS = {tuple(scalars)!r}\n")
         out.append(self.api(run, objects))
         return "".join(out)
 
     def api(self, run: int, objects: list) -> str:
         """new/apply/clone and the slots' indices, after _game."""
         slot = {name: i for i, name in enumerate(objects, run + 1)}
-        size = run + len(objects) + 2
-        lines = [f"SIZE, RUN, RESULT, HISTORY = {size}, {run}, {size - 1}, {slot['history']}", "", "",
-                 "def new(seed):", f"    st = [0] + [None] * {size - 1}",
-                 f"    st[{run}] = _game({', '.join(['None'] * len(objects))})",
-                 f"    st[{run}](st, seed)", "    return st",
-                 "", "", "def apply(st, ans, agents=None):", f"    st[{run}](st, ans, agents)",
-                 "", "", "def clone(st):", "    new = st[:]"]
+        size = run + len(objects) + 3
+        gen, first = size - 2, FRAME + 1
+        lines = [f"SIZE, RUN, GEN, RESULT, HISTORY = {size}, {run}, {gen}, {size - 1}, {slot['history']}",
+                 "", "", _API.replace("@RUN@", str(run)).replace("@GEN@", str(gen)).replace(
+                     "@NONES@", ", ".join(["None"] * len(objects))).replace("@SCALARS@", f"{first}:{run}"),
+                 "def clone(st):", "    st = _plain(st)", "    new = st[:]", f"    new[{gen}] = None"]
         # zones first, all copied in one pass; every other list that is one of them (loc's
         # entries, a local naming a zone) becomes its copy through `memo` (id -> copy)
         flat, parts, k = [], [], 0
@@ -274,11 +277,14 @@ class StepperWriter(ProgramWriter):
         frame = self.live(env, who, options)
         self.emit(depth, f"if not {options}:")
         self.emit(depth + 1, "raise RuntimeError('nothing to choose from')")
-        self.emit(depth, "if _agents is None:")
+        self.frames[site] = frame
+        self.emit(depth, "if _agents is not None:")
+        self.emit(depth + 1, f"ans = _agents[{who}]({options})")
+        self.emit(depth, "else:")
+        # _gen's form of these two lines (see source): `st[:3] = (site, who, options)`, `ans = yield`
         self.emit(depth + 1, f"st[:{FRAME + 1 + len(self.scalars)}] = ({site}, {who}, {options}, "
-                             f"({', '.join(frame)},), {', '.join(self.scalars)})")
-        self.emit(depth + 1, "return")
-        self.emit(depth, f"ans = _agents[{who}]({options})")
+                             f"({', '.join(frame)},), {', '.join(self.scalars)})  {_STOP}")
+        self.emit(depth + 1, f"return  {_STOP}")
         return site, frame
 
     def resume(self, site: int, frame: list, who: str, depth: int) -> None:
@@ -425,6 +431,71 @@ class StepperWriter(ProgramWriter):
         self.outer.pop()
 
 
+_API = '''def new(seed):
+    st = [0] + [None] * (SIZE - 1)
+    st[@RUN@] = _game(@NONES@)
+    g = st[@RUN@][1](st, seed)
+    try:
+        next(g)
+        st[@GEN@] = g
+    except StopIteration:
+        pass
+    return st
+
+
+def apply(st, ans):
+    if st[0] < 0:
+        raise ValueError('the game is over')
+    if not 0 <= ans < len(st[2]):
+        raise IndexError(f'option {ans!r} of {len(st[2])}')
+    g = st[@GEN@]
+    try:
+        if g is None:  # a copy: a new generator starts by walking down to its decision
+            g = st[@GEN@] = st[@RUN@][1](st, ans)
+            next(g)
+        else:
+            g.send(ans)
+    except StopIteration:
+        st[@GEN@] = None
+
+
+def rollout(st, ans, agents):
+    if st[@GEN@] is not None:
+        st[:] = _plain(st)
+    st[@RUN@][0](st, ans, agents)
+
+
+def _plain(st):
+    """st with the frame and the scalars written in (from its generator's locals, in a copy)."""
+    g = st[@GEN@]
+    if g is None:
+        return st
+    local = g.gi_frame.f_locals
+    out = st[:]
+    out[3] = tuple([local[name] for name in _FRAMES[st[0]]])
+    out[@SCALARS@] = [local[name] for name in _SCALARS]
+    out[@GEN@] = None
+    return out
+
+
+'''
+
+
+def _generator(run_lines: list[str], slots: int) -> list[str]:
+    """_run's lines as the generator _gen: a stop yields (keeping its locals in the generator's
+    frame) instead of writing them into st and returning."""
+    out = []
+    for line in run_lines:
+        if line.endswith(_STOP):
+            indent = line[:len(line) - len(line.lstrip())]
+            if line.lstrip().startswith("return"):
+                line = indent + "ans = yield"
+            else:
+                line = indent + "st[:3] = (" + line.split(" = (", 1)[1].split(", (", 1)[0] + ")"
+        out.append(line.replace("def _run(", "def _gen(", 1))
+    return out
+
+
 def _merge_guards(lines: list[str]) -> list[str]:
     """Two `if not pc:` blocks in a row at one depth become one (fewer tests per run)."""
     out: list[str] = []
@@ -459,9 +530,10 @@ class Stepper:
 
     def __init__(self, names: dict):
         self.new: Callable[[int], list] = names["new"]
-        self.apply: Callable[..., None] = names["apply"]
-        self.rollout: Callable[[list, int, list], None] = names["apply"]
+        self.apply: Callable[[list, int], None] = names["apply"]
+        self.rollout: Callable[[list, int, list], None] = names["rollout"]
         self.clone: Callable[[list], list] = names["clone"]
+        self.plain: Callable[[list], list] = names["_plain"]  # the whole state in the list
         self.result_slot, self.history_slot = names["RESULT"], names["HISTORY"]
         self.source = names.get("__source__", "")
 

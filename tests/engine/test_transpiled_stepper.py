@@ -114,16 +114,16 @@ def test_a_copy_continues_as_the_engines_copy_and_leaves_its_original(name, play
         st, S = lockstep(m, game, players, options, seed, at, random.Random(seed))
         if m.over(st):
             continue
-        before = snapshot(st)
+        before = snapshot(m.plain(st))
         copy, S_copy = m.clone(st), S.clone()
         S_copy.logging = False
-        assert snapshot(copy) == before
+        assert snapshot(m.plain(copy)) == before
         # the copy goes first, with its own choices: the original must not move
         offered_copy, engine_copy = finish_both(m, copy, S_copy, random.Random(1000 + seed))
         assert offered_copy == engine_copy
         assert m.history(copy) == [list(h) for h in S_copy.history]
         assert m.returns(copy) == S_copy.returns()
-        assert snapshot(st) == before
+        assert snapshot(m.plain(st)) == before
         # then the original, with other choices: the engine's original game from that point
         offered, engine = finish_both(m, st, S, random.Random(2000 + seed))
         assert offered == engine
@@ -131,6 +131,29 @@ def test_a_copy_continues_as_the_engines_copy_and_leaves_its_original(name, play
         assert m.returns(st) == S.returns()
         differing += m.history(st) != m.history(copy)
     assert differing >= 5  # the two continuations really were different games
+
+
+@pytest.mark.parametrize("name,players,options", CONFIGS)
+def test_a_copy_of_a_copy_and_a_copy_moved_on(name, players, options):
+    """Copies made from a copy that never moved (its state only in the list) and from one that
+    moved (its state in its generator again) continue as the engine's."""
+    game, m = loaded(name, players, options)
+    for seed in range(6):
+        st, S = lockstep(m, game, players, options, seed, 2, random.Random(seed))
+        if m.over(st):
+            continue
+        first, S_first = m.clone(st), S.clone()
+        second, S_second = m.clone(first), S_first.clone()
+        i = int(random.Random(seed).random() * len(m.options(first)))
+        m.apply(first, i)
+        S_first.apply(S_first.current_players()[0], i)
+        if not m.over(first):
+            third, S_third = m.clone(first), S_first.clone()
+            offered, engine = finish_both(m, third, S_third, random.Random(3))
+            assert offered == engine and m.returns(third) == S_third.returns()
+        for ours, theirs, draws in ((first, S_first, 1), (second, S_second, 2)):
+            offered, engine = finish_both(m, ours, theirs, random.Random(draws))
+            assert offered == engine and m.returns(ours) == theirs.returns()
 
 
 @pytest.mark.parametrize("name,players,options", CONFIGS)
