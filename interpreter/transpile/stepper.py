@@ -15,10 +15,12 @@ API in the manner of OpenSpiel:
 
 The whole game is one plain list ``st``: the decision being waited for (``pc``, its id), the
 seat and options asked, the live locals of the flow at that decision (a tuple, "the frame"),
-the state's scalars (counters and variables that are rebound), then its objects (history, the
-engine's Rng, ``loc``, counter/variable families, zones). ``apply`` is ONE generated function,
-``_run(st, ans)``: it unpacks ``st`` into Python locals and runs the flow as program.py writes
-it, lowered so that it can start in the middle:
+the state's scalars (counters and variables that are rebound), the program's two functions, its
+objects (history, the engine's Rng, ``loc``, counter/variable families, zones; also the free
+variables of those functions, one closure per game), the running generator, the result.
+
+``_run(st, ans)`` is the flow as program.py writes it, lowered so that it can start in the
+middle:
 
 - each decision site has an id; reaching it (``pc == 0``: running) builds its options, writes
   the scalars and the frame into ``st`` and returns (in a rollout it asks the agent instead and
@@ -30,6 +32,13 @@ it, lowered so that it can start in the middle:
   an `if` branch / loop body are consecutive, so ``(lo <= pc <= hi) if pc else cond`` enters the
   one holding the decision without evaluating the condition again; a `for`/`repeat` containing
   decisions iterates by an index kept among the live locals.
+
+``_gen`` is the same lines as a generator: a stop writes only pc, seat and options and yields,
+its locals staying in the generator's frame, so ``apply`` is a ``send`` (no unpacking, no
+writing back, no walk down). The list is made whole again only when needed: ``clone`` and
+``rollout`` write the generator's locals into it and drop the generator (``_plain``: the
+frame's names per site in ``_FRAMES``); the next ``apply`` of such a list (a copy, or an
+original that was copied) starts a new generator that walks down to its decision.
 
 What the straight writer covers minus what cannot stop: choices of several items (generated as
 a raise, as program.py does), optional choices and `where` (refused), a decision inside the
@@ -164,7 +173,8 @@ class StepperWriter(ProgramWriter):
         lines = [f"SIZE, RUN, GEN, RESULT, HISTORY = {size}, {run}, {gen}, {size - 1}, {slot['history']}",
                  "", "", _API.replace("@RUN@", str(run)).replace("@GEN@", str(gen)).replace(
                      "@NONES@", ", ".join(["None"] * len(objects))).replace("@SCALARS@", f"{first}:{run}"),
-                 "def clone(st):", "    st = _plain(st)", "    new = st[:]", f"    new[{gen}] = None"]
+                 "def clone(st):", f"    if st[{gen}] is not None:  # the next copies of st are cheaper",
+                 "        st[:] = _plain(st)", "    new = st[:]"]
         # zones first, all copied in one pass; every other list that is one of them (loc's
         # entries, a local naming a zone) becomes its copy through `memo` (id -> copy)
         flat, parts, k = [], [], 0
