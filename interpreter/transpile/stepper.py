@@ -15,30 +15,26 @@ API in the manner of OpenSpiel:
 
 The whole game is one plain list ``st``: the decision being waited for (``pc``, its id), the
 seat and options asked, the live locals of the flow at that decision (a tuple, "the frame"),
-the state's scalars (counters and variables that are rebound), the program's two functions, its
-objects (history, the engine's Rng, ``loc``, counter/variable families, zones; also the free
-variables of those functions, one closure per game), the running generator, the result.
+the state's scalars (counters and variables that are rebound), the game's generator function,
+its objects (history, the engine's Rng, ``loc``, counter/variable families, zones: also that
+function's free variables, one closure per game), the running generator, the result.
 
-``_run(st, ans)`` is the flow as program.py writes it, lowered so that it can start in the
-middle:
+``_gen(st, ans)`` is the flow as program.py writes it, as a generator, lowered so that it can
+also start in the middle:
 
 - each decision site has an id; reaching it (``pc == 0``: running) builds its options, writes
-  the scalars and the frame into ``st`` and returns (in a rollout it asks the agent instead and
-  goes on); entered with ``pc`` equal to its id (resuming), it loads the frame, records the
-  answer and sets ``pc = 0``;
-- a statement that contains no decision runs only when ``pc == 0`` (statements before the last
-  decision of a block are guarded ``if not pc:``);
-- a compound statement containing decisions picks its way by ``pc`` when resuming: the ids inside
-  an `if` branch / loop body are consecutive, so ``(lo <= pc <= hi) if pc else cond`` enters the
-  one holding the decision without evaluating the condition again; a `for`/`repeat` containing
-  decisions iterates by an index kept among the live locals.
-
-``_gen`` is the same lines as a generator: a stop writes only pc, seat and options and yields,
-its locals staying in the generator's frame, so ``apply`` is a ``send`` (no unpacking, no
-writing back, no walk down). The list is made whole again only when needed: ``clone`` and
-``rollout`` write the generator's locals into it and drop the generator (``_plain``: the
-frame's names per site in ``_FRAMES``); the next ``apply`` of such a list (a copy, or an
-original that was copied) starts a new generator that walks down to its decision.
+  pc, seat and options into ``st`` and yields (its locals stay in the generator's frame), or in
+  a rollout asks the agent and goes on; so ``apply`` is a ``send``;
+- a new generator started on a list whose ``pc`` is a site walks down to it and loads the frame
+  there (then records the answer and sets ``pc = 0``): statements that contain no decision run
+  only when ``pc == 0`` (those before the last decision of a block are guarded ``if not pc:``);
+  a compound statement containing decisions picks its way by ``pc``: the ids inside an `if`
+  branch / loop body are consecutive, so ``(lo <= pc <= hi) if pc else cond`` enters the one
+  holding the decision without evaluating the condition again; a `for`/`repeat` containing
+  decisions iterates by an index kept among the live locals;
+- ``clone`` and ``rollout`` first write a running generator's locals into the list
+  (``_plain``: the frame's names per site in ``_FRAMES``, read from ``gi_frame.f_locals``) and
+  drop it; the next ``apply`` of that list starts a new generator.
 
 What the straight writer covers minus what cannot stop: choices of several items (generated as
 a raise, as program.py does), optional choices and `where` (refused), a decision inside the
@@ -56,7 +52,6 @@ from .program import ProgramWriter, namespace
 from .rulefile import RuleFile
 
 PC, SEAT, OPTIONS, FRAME = 0, 1, 2, 3
-_STOP = "# stop"  # marks the two lines of a stop that _gen writes otherwise
 _BODIES = (ast.If, ast.While, ast.For, ast.Repeat, ast.Simultaneous)
 
 
@@ -127,7 +122,7 @@ class StepperWriter(ProgramWriter):
         run = FRAME + 1 + len(scalars)
         self.lines = []
         self.emit(0, f"def _game({', '.join(objects)}):")
-        self.emit(1, "def _run(st, ans, _agents=None):")
+        self.emit(1, "def _gen(st, ans, _agents=None):")
         self.emit(2, f"nonlocal {', '.join(objects)}")
         self.emit(2, f"({', '.join(['pc', '_seat', '_options', 'frame'] + scalars)},) = st[:{run}]")
         self.emit(2, "if pc:")
@@ -149,7 +144,7 @@ class StepperWriter(ProgramWriter):
         self.block(self.L.procs["main"], {}, 3, None)
         self.emit(3, "pass")
         start = len(self.lines)
-        self.ending()  # written at depth 1: moved into _run below
+        self.ending()  # written at depth 1: moved into _gen below
         result = self.lines.pop().strip()
         if not result.startswith("return scores, history, winners, "):
             raise self.unsupported("an ending this writer does not know")  # scoring.py changed
@@ -157,8 +152,7 @@ class StepperWriter(ProgramWriter):
         self.emit(1, f"st[-1] = ({result[len('return '):]})")
         self.lines[start:] = ["    " + line for line in self.lines[start:]]
         body = _merge_guards(self.lines)
-        run_lines = body[1:mark] + self.nested_functions(3) + body[mark:]
-        lines = [body[0], *run_lines, *_generator(run_lines, FRAME + 1 + len(scalars)), "    return _run, _gen"]
+        lines = body[:mark] + self.nested_functions(3) + body[mark:] + ["    return _gen"]
         out.append("\n".join(lines) + "\n\n\n")
         out.append(f"_FRAMES = {[None] + [tuple(self.frames[i]) for i in range(1, self.sites + 1)]!r}\n")
         out.append(f"_SCALARS = {tuple(scalars)!r}\n")
@@ -291,10 +285,8 @@ class StepperWriter(ProgramWriter):
         self.emit(depth, "if _agents is not None:")
         self.emit(depth + 1, f"ans = _agents[{who}]({options})")
         self.emit(depth, "else:")
-        # _gen's form of these two lines (see source): `st[:3] = (site, who, options)`, `ans = yield`
-        self.emit(depth + 1, f"st[:{FRAME + 1 + len(self.scalars)}] = ({site}, {who}, {options}, "
-                             f"({', '.join(frame)},), {', '.join(self.scalars)})  {_STOP}")
-        self.emit(depth + 1, f"return  {_STOP}")
+        self.emit(depth + 1, f"st[:3] = ({site}, {who}, {options})")
+        self.emit(depth + 1, "ans = yield")
         return site, frame
 
     def resume(self, site: int, frame: list, who: str, depth: int) -> None:
@@ -444,7 +436,7 @@ class StepperWriter(ProgramWriter):
 _API = '''def new(seed):
     st = [0] + [None] * (SIZE - 1)
     st[@RUN@] = _game(@NONES@)
-    g = st[@RUN@][1](st, seed)
+    g = st[@RUN@](st, seed)
     try:
         next(g)
         st[@GEN@] = g
@@ -461,7 +453,7 @@ def apply(st, ans):
     g = st[@GEN@]
     try:
         if g is None:  # a copy: a new generator starts by walking down to its decision
-            g = st[@GEN@] = st[@RUN@][1](st, ans)
+            g = st[@GEN@] = st[@RUN@](st, ans)
             next(g)
         else:
             g.send(ans)
@@ -472,7 +464,10 @@ def apply(st, ans):
 def rollout(st, ans, agents):
     if st[@GEN@] is not None:
         st[:] = _plain(st)
-    st[@RUN@][0](st, ans, agents)
+    try:  # agents answer every decision: the generator runs to the end
+        next(st[@RUN@](st, ans, agents))
+    except StopIteration:
+        pass
 
 
 def _plain(st):
@@ -489,21 +484,6 @@ def _plain(st):
 
 
 '''
-
-
-def _generator(run_lines: list[str], slots: int) -> list[str]:
-    """_run's lines as the generator _gen: a stop yields (keeping its locals in the generator's
-    frame) instead of writing them into st and returning."""
-    out = []
-    for line in run_lines:
-        if line.endswith(_STOP):
-            indent = line[:len(line) - len(line.lstrip())]
-            if line.lstrip().startswith("return"):
-                line = indent + "ans = yield"
-            else:
-                line = indent + "st[:3] = (" + line.split(" = (", 1)[1].split(", (", 1)[0] + ")"
-        out.append(line.replace("def _run(", "def _gen(", 1))
-    return out
 
 
 def _merge_guards(lines: list[str]) -> list[str]:

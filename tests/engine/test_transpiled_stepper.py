@@ -164,9 +164,12 @@ def test_a_rollout_plays_the_engines_game(name, players, options):
         st, S = lockstep(m, game, players, options, seed, 3, random.Random(seed))
         if m.over(st):
             continue
-        draw = random.Random(seed).random
-        first = int(draw() * len(m.options(st)))
-        m.rollout(st, first, [lambda opts: int(draw() * len(opts))] * players)
+        copy = m.clone(st)  # its locals written into the list: no generator running
+        for ours in (st, copy):
+            draw = random.Random(seed).random
+            first = int(draw() * len(m.options(ours)))
+            m.rollout(ours, first, [lambda opts: int(draw() * len(opts))] * players)
+        assert m.history(copy) == m.history(st) and m.returns(copy) == m.returns(st)
         draw = random.Random(seed).random
         S.apply(S.current_players()[0], int(draw() * S.option_count(S.current_players()[0])))
         while not S.over:
