@@ -160,7 +160,8 @@ class StepperWriter(ProgramWriter):
         return "".join(out)
 
     def api(self, run: int, objects: list) -> str:
-        """new/apply/clone and the slots' indices, after _game."""
+        """new/apply/rollout/clone and the slots' indices (RUN: the game's generator function,
+        GEN: its running generator or None), after _game."""
         slot = {name: i for i, name in enumerate(objects, run + 1)}
         size = run + len(objects) + 3
         gen, first = size - 2, FRAME + 1
@@ -274,8 +275,9 @@ class StepperWriter(ProgramWriter):
 
     # ------------------------------------------------------------------ decisions
     def suspend(self, who: str, options: str, env: dict, depth: int) -> tuple[int, list]:
-        """The decision's stop: st written and return, or (in a rollout) the agent asked here.
-        Returns the site's id and its frame (the caller writes `resume` right after)."""
+        """The decision's stop: pc, seat and options written into st and a yield, or (in a
+        rollout) the agent asked here. Returns the site's id and its live locals, which a copy
+        must carry (the caller writes `resume` right after)."""
         self.sites += 1
         site = self.sites
         frame = self.live(env, who, options)
@@ -290,8 +292,8 @@ class StepperWriter(ProgramWriter):
         return site, frame
 
     def resume(self, site: int, frame: list, who: str, depth: int) -> None:
-        """Entered with pc at this site: the frame back; then (also after a rollout's agent) the
-        answer recorded. The caller writes what the answer binds at `depth`."""
+        """A new generator on a list stopped at this site: the frame back; then (also after a
+        yield or a rollout's agent) the answer recorded. The caller writes what it binds."""
         self.emit(depth - 1, f"elif pc == {site}:")
         self.emit(depth, f"{', '.join(frame)}, = frame")
         self.emit(depth, "pc = 0")
