@@ -64,6 +64,12 @@ def test_whole_games_through_apply_are_the_engines_200(name, players, options):
     whole_games(name, players, options, range(200))
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 5, 6])
+def test_chicago_poker_at_other_player_counts(players):
+    whole_games("chicago_poker", players, {"no_special_cards": True}, range(30))
+
+
 # ------------------------------------------------------------------ copies
 def snapshot(value):
     """A comparable picture of a state (the Rng by its number, the program's function left out)."""
