@@ -70,7 +70,7 @@ def _choose_arm(plan: Plan, arm: Arm, mode: str, checked: int) -> Decision:
     played = [_engine_game(plan, arm, i) for i in range(min(2, plan.games))] if not why else []
     estimate = min(cpu for _, _, cpu in played) * plan.games if played else 0.0
     if mode == "auto" and played and estimate < SHORT_RUN:
-        return Decision(arm.label, "engine", f"a short run (about {estimate:.2f} s of CPU in the engine): "
+        return Decision(arm.label, "engine", f"a short run (under {SHORT_RUN:g} s of CPU in the engine): "
                                              "generating the program would not pay")
     if not why:
         from ..transpile import Unsupported, fastrun
