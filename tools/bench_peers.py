@@ -9,6 +9,9 @@ cell, by:
   simulate`` does: the game log is switched off after setup; chance comes from the in-state seeded
   generator: shuffles and dice rolls written in the rule file);
 * ``rulebook_log``: the same with the game log on (as ``rulebook play`` does);
+* ``rulebook_transpiled``: the same rule file as one generated plain-Python program
+  (interpreter/transpile/, as ``rulebook simulate`` runs it with random agents) where the
+  generator covers it; the same games as ``rulebook`` (same seeds, same draws);
 * ``openspiel_cpp``: OpenSpiel's C++ game through ``pyspiel`` (driven from a Python loop);
 * ``openspiel_python``: OpenSpiel's pure-Python game (``python_<name>``) where one ships.
 
@@ -84,9 +87,32 @@ def make_rulebook(logging: bool) -> Callable[[str], Optional[PlayOne]]:
     return make
 
 
+def make_transpiled(game_name: str) -> Optional[PlayOne]:
+    """rulebook_player's games played by the rule file's generated program (None if the
+    generator does not cover it)."""
+    path = RULES.get(game_name)
+    if path is None or not path.exists():
+        return None
+    try:
+        from interpreter.transpile import Unsupported, load_program
+    except ImportError:  # an engine from before the generator
+        return None
+    try:
+        play = load_program(path, 2, Game.load(path).resolve_options({}))
+    except Unsupported:
+        return None
+
+    def play_one(seed: int) -> None:
+        randrange = random.Random(seed).randrange
+        agent = lambda options: randrange(len(options))  # noqa: E731
+        play(seed, [agent, agent])
+    return play_one
+
+
 PEERS: list[Peer] = [
     Peer("rulebook", make_rulebook(logging=False)),
     Peer("rulebook_log", make_rulebook(logging=True)),
+    Peer("rulebook_transpiled", make_transpiled),
     *OPENSPIEL_PEERS,
 ]
 
@@ -166,11 +192,12 @@ def _ratio(a: Optional[float], b: Optional[float]) -> str:
 
 def format_table(results: dict, peers: list[Peer]) -> str:
     names = [p.name for p in peers]
-    ratios = [("rulebook", "openspiel_python"), ("rulebook", "openspiel_cpp")]  # (numerator, denominator)
+    ratios = [("rulebook", "openspiel_python"), ("rulebook", "openspiel_cpp"),  # (numerator, denominator)
+              ("rulebook_transpiled", "openspiel_python"), ("rulebook_transpiled", "openspiel_cpp")]
     if "rulebook_base" in names:
         ratios = [("rulebook", "rulebook_base"), *ratios,
                   ("rulebook_base", "openspiel_python"), ("rulebook_base", "openspiel_cpp")]
-    title = {"rulebook": "rulebook", "rulebook_base": "base", "openspiel_python": "OpenSpiel Python",
+    title = {"rulebook": "rulebook", "rulebook_base": "base", "rulebook_transpiled": "transpiled", "openspiel_python": "OpenSpiel Python",
              "openspiel_cpp": "OpenSpiel C++"}
     header = ("| game | " + " | ".join(f"{n} (games/s)" for n in names) + " | "
               + " | ".join(f"{title[a]} ÷ {title[b]}" for a, b in ratios) + " |")

@@ -13,6 +13,10 @@ Usage:
     python tools/bench_speed.py --base /tmp/base                  # everything, a few minutes
     python tools/bench_speed.py --base /tmp/base --rounds 3 --games 4 --json out.json
     python tools/bench_speed.py --only handwritten                # no base needed
+    python tools/bench_speed.py --base /tmp/base --only games --transpiled
+                                  # this checkout plays with the generated programs (interpreter/
+                                  # transpile/) where they cover the configuration, the engine
+                                  # elsewhere (and for any game a program fails)
 Copy the printed Markdown into docs/benchmarks.md.
 """
 from __future__ import annotations
@@ -64,7 +68,9 @@ def _worker() -> None:
         game = game_of(task["file"])
         n, opts = task["players"], task.get("options") or {}
         kind = task["kind"]
-        if kind == "games":
+        if kind == "games" and task.get("transpiled"):
+            out = _transpiled_games(game, task["file"], n, opts, range(task["seed"], task["seed"] + task["games"]))
+        elif kind == "games":
             t = time.process_time()
             decisions = 0
             for seed in range(task["seed"], task["seed"] + task["games"]):
@@ -101,6 +107,39 @@ def _worker() -> None:
         print(json.dumps(out), flush=True)
 
 
+def _transpiled_games(game, path: str, n: int, opts: dict, seeds: range) -> dict:
+    """The "games" task's games (same seeds, one random.Random(seed) for every decision) played
+    by the configuration's generated program; by the engine if the generator does not cover it
+    or for a game the program fails. Generating the program is not timed (once per process)."""
+    from interpreter.transpile import Unsupported, fastrun
+    try:
+        play = fastrun.program(path, (), n, game.resolve_options(opts))
+    except Unsupported:
+        play = None
+    t = time.process_time()
+    decisions = fell_back = in_a_row = 0
+    for seed in seeds:
+        draw = random.Random(seed).random
+        agents = [lambda options: int(draw() * len(options))] * n
+        try:
+            if play is None or in_a_row >= 5:  # as simulate: 5 failures in a row, the engine's
+                raise LookupError
+            decisions += len(play(seed, agents)[1])
+            in_a_row = 0
+            continue
+        except Exception:  # noqa: BLE001 - as simulate: the engine plays a game the program fails
+            fell_back += play is not None
+            in_a_row += 1
+        S = game.new_game(n, opts, seed, logging=False)
+        rng = random.Random(seed)
+        while not S.over:
+            p = S.current_players()[0]
+            S.apply(p, int(rng.random() * S.option_count(p)))
+        decisions += S.decisions
+    return {"cpu": time.process_time() - t, "decisions": decisions, "form": "engine" if play is None else "transpiled",
+            "fell_back": fell_back}
+
+
 class Worker:
     def __init__(self, root: Path):
         env = dict(os.environ, PYTHONPATH=str(root))
@@ -119,8 +158,9 @@ class Worker:
 
 
 # ---------------------------------------------------------------------- measurements
-def handwritten_ratio(rounds: int, games: int) -> dict:
-    """Engine ÷ hand-written CPU time per decision, alternating in this process."""
+def handwritten_ratio(rounds: int, games: int, transpiled: bool = False) -> dict:
+    """Engine ÷ hand-written CPU time per decision, alternating in this process (with
+    `transpiled`, the generated program's too: it plays the engine's games)."""
     sys.path.append(str(ROOT))  # after PYTHONPATH: `PYTHONPATH=old/checkout` measures that engine
     sys.path.insert(0, str(ROOT / "tools"))
     from handwritten_poker import play_games
@@ -130,9 +170,16 @@ def handwritten_ratio(rounds: int, games: int) -> dict:
     apply = State.apply_unchecked if hasattr(State, "apply_unchecked") else State.apply
     game = Game.load(POKER)
     opts = {"no_special_cards": True}
-    engine_cpu = engine_dec = hand_cpu = hand_dec = 0.0
+    engine_cpu = engine_dec = hand_cpu = hand_dec = gen_cpu = gen_dec = 0.0
+    play = _poker_program(game, opts) if transpiled else None
     for r in range(rounds):
         seeds = range(r * games, (r + 1) * games)
+        if play is not None:
+            t = time.process_time()
+            for seed in seeds:
+                agents = [_seat_agent(random.Random(seed * 31 + i)) for i in range(4)]
+                gen_dec += len(play(seed, agents)[1])
+            gen_cpu += time.process_time() - t
         if r % 2:  # the hand-written game first in every other round (see _in_turn)
             t = time.process_time()
             hand_dec += play_games(4, seeds)
@@ -151,9 +198,23 @@ def handwritten_ratio(rounds: int, games: int) -> dict:
             hand_dec += play_games(4, seeds)
             hand_cpu += time.process_time() - t
     e_us, h_us = engine_cpu / engine_dec * 1e6, hand_cpu / hand_dec * 1e6
-    return {"engine_us": e_us, "hand_us": h_us, "ratio": e_us / h_us,
-            "engine_decisions_per_game": engine_dec / (rounds * games),
-            "hand_decisions_per_game": hand_dec / (rounds * games)}
+    out = {"engine_us": e_us, "hand_us": h_us, "ratio": e_us / h_us,
+           "engine_decisions_per_game": engine_dec / (rounds * games),
+           "hand_decisions_per_game": hand_dec / (rounds * games)}
+    if play is not None:
+        assert gen_dec == engine_dec, "the generated program did not play the engine's games"
+        out.update(transpiled_us=gen_cpu / gen_dec * 1e6, transpiled_ratio=gen_cpu / gen_dec * 1e6 / h_us)
+    return out
+
+
+def _poker_program(game, opts: dict):
+    from interpreter.transpile import fastrun
+    return fastrun.program(POKER, (), 4, game.resolve_options(opts))
+
+
+def _seat_agent(rng: random.Random):
+    draw = rng.random
+    return lambda options: int(draw() * len(options))
 
 
 def entry_configs(only: list[str] | None = None) -> list[tuple[str, int]]:
@@ -183,7 +244,7 @@ def _in_turn(round_no: int, base: Worker, new: Worker) -> tuple:
 
 
 def compare(base: Worker, new: Worker, rounds: int, games: int, what: set,
-            files: list[str] | None = None) -> dict:
+            files: list[str] | None = None, transpiled: bool = False) -> dict:
     out: dict = {"games": [], "copy": [], "mcts": []}
     configs = entry_configs(files)
     if "games" in what:
@@ -192,11 +253,18 @@ def compare(base: Worker, new: Worker, rounds: int, games: int, what: set,
             probe = base.ask(kind="games", file=path, players=n, games=games, seed=10_000)["cpu"]
             count = games * max(1, math.ceil(0.2 / max(probe, 1e-6)))
             cpu = {"base": 0.0, "new": 0.0}
+            form = {}
             for r in range(rounds):
                 for name, w in _in_turn(r, base, new):
-                    cpu[name] += w.ask(kind="games", file=path, players=n, games=count, seed=r * count)["cpu"]
+                    extra = {"transpiled": True} if transpiled and name == "new" else {}
+                    answer = w.ask(kind="games", file=path, players=n, games=count, seed=r * count, **extra)
+                    cpu[name] += answer["cpu"]
+                    if name == "new":
+                        form = answer
             row = {"file": path, "players": n, "games": rounds * count,
                    "base_gps": rounds * count / cpu["base"], "new_gps": rounds * count / cpu["new"]}
+            if transpiled:
+                row["form"] = form.get("form", "engine") + (f" ({form['fell_back']} replayed)" if form.get("fell_back") else "")
             row["speedup"] = row["new_gps"] / row["base_gps"]
             out["games"].append(row)
             print(f"games  {row['file']:40} {n}p  {row['base_gps']:7.1f} -> {row['new_gps']:7.1f} games/s"
@@ -264,13 +332,17 @@ def markdown(results: dict) -> str:
                   f"| CPU µs per decision (Chicago Poker, no special cards, 4p) | {hw['engine_us']:.1f} "
                   f"| {hw['hand_us']:.1f} | {hw['ratio']:.1f}× |",
                   f"| decisions per game | {hw['engine_decisions_per_game']:.0f} "
-                  f"| {hw['hand_decisions_per_game']:.0f} | |", ""]
+                  f"| {hw['hand_decisions_per_game']:.0f} | |"]
+        if "transpiled_us" in hw:
+            lines.append(f"| CPU µs per decision, generated program (transpiled) | {hw['transpiled_us']:.1f} "
+                         f"| {hw['hand_us']:.1f} | {hw['transpiled_ratio']:.1f}× |")
+        lines.append("")
     cmp_ = results.get("compare") or {}
     if cmp_.get("games"):
-        lines += ["| rule file | players | before (games/s) | after (games/s) | speed-up |",
-                  "|---|---:|---:|---:|---:|"]
+        lines += ["| rule file | players | before (games/s) | after (games/s) | speed-up | after played by |",
+                  "|---|---:|---:|---:|---:|---|"]
         lines += [f"| {r['file']} | {r['players']} | {r['base_gps']:.1f} | {r['new_gps']:.1f} | "
-                  f"{r['speedup']:.2f}× |" for r in cmp_["games"]]
+                  f"{r['speedup']:.2f}× | {r.get('form', 'engine')} |" for r in cmp_["games"]]
         lines.append("")
     if cmp_.get("copy"):
         lines += ["| rule file | players | clone time after ÷ before | save+restore time after ÷ before |",
@@ -299,6 +371,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--file", action="append", dest="files", metavar="TEXT",
                     help="games and copy: only the entry files whose path contains TEXT (repeatable), "
                          "e.g. --file between_two_cities --file dogs_day")
+    ap.add_argument("--transpiled", action="store_true",
+                    help="games and handwritten: this checkout plays with the generated programs where they "
+                         "cover the configuration (interpreter/transpile/)")
     ap.add_argument("--json", dest="json_out")
     args = ap.parse_args(argv)
     if args.worker:
@@ -307,13 +382,14 @@ def main(argv: list[str] | None = None) -> int:
     what = set(args.only or ["handwritten", "games", "copy", "mcts", "validate"])
     results: dict = {}
     if "handwritten" in what:
-        results["handwritten"] = handwritten_ratio(args.rounds * 2, max(args.games, 5))
-        print(f"handwritten: engine {results['handwritten']['ratio']:.2f}× hand-written per decision",
+        results["handwritten"] = handwritten_ratio(args.rounds * 2, max(args.games, 5), args.transpiled)
+        print(f"handwritten: engine {results['handwritten']['ratio']:.2f}× hand-written per decision"
+              + (f", generated program {results['handwritten']['transpiled_ratio']:.2f}×" if args.transpiled else ""),
               file=sys.stderr, flush=True)
     if args.base and what & {"games", "copy", "mcts"}:
         base, new = Worker(Path(args.base).resolve()), Worker(ROOT)
         try:
-            results["compare"] = compare(base, new, args.rounds, args.games, what, args.files)
+            results["compare"] = compare(base, new, args.rounds, args.games, what, args.files, args.transpiled)
         finally:
             base.close()
             new.close()

@@ -35,6 +35,12 @@ def _run_options(fn):
                      help="Stream one JSON line per game to this file."),
         click.option("--resume", is_flag=True, help="Continue the --out file: play only the games not in it."),
         click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the statistics."),
+        click.option("--execution", type=click.Choice(["auto", "engine", "transpiled"]), default="auto",
+                     show_default=True,
+                     help="Who plays: the engine, or the program generated from the rule file (same games; "
+                          "auto: the program when it covers the rule file and the agents are random/first/last)."),
+        click.option("--checked", type=int, default=3, show_default=True, metavar="N",
+                     help="With a generated program: play the first N games also in the engine and compare."),
     ]):
         fn = decorator(fn)
     return fn
@@ -90,6 +96,7 @@ def _execute(file: str, games: int, arms: list, kw: dict, compare: bool) -> None
     agents = _agents(kw["agents"], players)
     plan = Plan(tuple(arms), players, tuple(agents), kw["seed"], games, kw["rotate"], kw["time_limit"],
                 coverage=kw["coverage"] or bool(kw["report_path"]), cwd=os.getcwd())
+    plan, why = _execution(plan, kw)
     out = _results_file(plan, loaded, kw)
     backend = make_backend(kw["backend"], kw["jobs"], kw["address"])
     comparison = None
@@ -99,6 +106,9 @@ def _execute(file: str, games: int, arms: list, kw: dict, compare: bool) -> None
     result = run(plan, backend, out, progress=True, observers=(comparison,) if comparison else ())
     with_agents = kw["agents"] != "random" or kw["rotate"]
     data = summarise(result, loaded, with_agents, comparison)
+    data["execution"] = {arm.label: arm.execution for arm in plan.arms}
+    if why:
+        data["execution_why"] = why
     _output(data, loaded[0].name, kw)
     if result.interrupted:
         sys.exit(EXIT_INTERRUPTED)
@@ -113,6 +123,8 @@ def _check_usage(games: int, kw: dict) -> None:
         raise click.UsageError("--resume continues an --out file: give --out")
     if kw["time_limit"] is not None and kw["time_limit"] <= 0:
         raise click.UsageError("--time-limit must be more than 0 seconds")
+    if kw["checked"] < 0:
+        raise click.UsageError("--checked must be 0 or more")
     if kw["jobs"] < 0:
         raise click.UsageError("--jobs must be 0 (one per CPU) or more")
     if kw["address"] and kw["backend"] != "dask":
@@ -141,6 +153,16 @@ def _load_arms(arms: list, players: int | None) -> tuple[list, list, int]:
         out.append(replace(arm, options=tuple(opts.items())))
         loaded.append(game)
     return out, loaded, loaded[0].default_players if players is None else players
+
+
+def _execution(plan: Any, kw: dict) -> tuple[Any, dict]:
+    """The plan with each arm's form of play chosen (lab/execution.py), and why arms run in the
+    engine ({label: why}); a difference found by the checked start is also said on stderr."""
+    from .execution import choose, describe
+    plan, decisions = choose(plan, kw["execution"], kw["checked"])
+    for line in describe(decisions):
+        click.echo(line, err=True)
+    return plan, {d.label: d.why for d in decisions if d.execution == "engine" and d.why}
 
 
 def _results_file(plan: Any, loaded: list, kw: dict) -> Any:

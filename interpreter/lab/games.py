@@ -6,6 +6,7 @@ that reproduces it). Nothing here raises for a failing game: the failure becomes
 """
 from __future__ import annotations
 
+import logging
 import signal
 import threading
 import time
@@ -14,9 +15,13 @@ from typing import Any
 from ..agents import make_agent, parse_agents
 from ..errors import RulebookError
 from ..runner import play_game
+from ..threads import waiting
 from .plan import Arm, Plan
 
 _GAMES: dict = {}  # per worker process: (file, variants, coverage) -> (Game, coverage probe)
+_LOG = logging.getLogger("rulebook.simulate")
+_GIVEN_UP: dict = {}  # per worker process: arm -> consecutive games its generated program failed
+GIVE_UP = 5  # after this many in a row, the engine plays the arm's games in this process
 _SPECS: dict = {}  # agent kind as written -> its parsed spec (parsing it again for every game cost ~5 % of a Kuhn game)
 
 
@@ -44,7 +49,13 @@ def loaded(arm: Arm, coverage: bool) -> tuple[Any, Any]:
     return hit
 
 
-def play_arm(plan: Plan, arm: Arm, index: int) -> dict:
+def play_arm(plan: Plan, arm: Arm, index: int, execution: str | None = None, trace: dict | None = None) -> dict:
+    """Game `index` of `arm` as a record. `execution` (default: the arm's) is "engine",
+    "transpiled" (the generated program; any exception in it: the game is played again in the
+    engine) or "generated" (the program alone: its exception becomes the record's error; for
+    lab/execution.py's check). A `trace` dict receives the options offered at each decision and
+    the decisions."""
+    execution = execution or arm.execution
     seed = plan.seed_of(index)
     kinds = plan.agents_for(index)
     record: dict = {"game": index, "seed": seed, "agents": kinds}
@@ -55,7 +66,9 @@ def play_arm(plan: Plan, arm: Arm, index: int) -> dict:
         game, probe = loaded(arm, plan.coverage)
         if probe is not None:
             probe.reset()
-        _play(plan, game, arm, seed, kinds, record, state_box)
+        if execution == "engine" or not _generated(plan, game, arm, seed, kinds, record, state_box,
+                                                    trace, fallback=execution == "transpiled"):
+            _play(plan, game, arm, seed, kinds, record, state_box, trace)
         if probe is not None:
             record["coverage"] = probe.take()
     except GameTimeout:
@@ -76,14 +89,57 @@ def play_arm(plan: Plan, arm: Arm, index: int) -> dict:
     return record
 
 
-def _play(plan: Plan, game: Any, arm: Arm, seed: int, kinds: list, record: dict, box: list) -> None:
+def _generated(plan: Plan, game: Any, arm: Arm, seed: int, kinds: list, record: dict, box: list,
+               trace: dict | None, fallback: bool) -> bool:
+    """Play the game with the arm's generated program into `record`; False if the engine must
+    play it (with `fallback`: the program raised, or the generator does not cover it)."""
+    from ..transpile import fastrun
+    key = (arm, plan.players)
+    if fallback and _GIVEN_UP.get(key, 0) >= GIVE_UP:
+        return False
+    counts = [0, 0]
+    box[0] = counts
+    offered = trace.setdefault("offered", []) if trace is not None else None
+    deadline = time.monotonic() + plan.time_limit if plan.time_limit else None
+    try:
+        play = fastrun.program(arm.file, arm.variants, plan.players, dict(arm.options))
+        if plan.time_limit:
+            with _alarm(plan.time_limit):
+                out = fastrun.play_whole(play, kinds, seed, game.d.max_decisions, counts, offered, deadline)
+        else:
+            out = fastrun.play_whole(play, kinds, seed, game.d.max_decisions, counts, offered)
+    except fastrun.TimeUp:
+        raise GameTimeout() from None
+    except Exception as exc:  # noqa: BLE001 - whatever went wrong, the engine plays it and says what
+        if not fallback:
+            raise
+        _GIVEN_UP[key] = _GIVEN_UP.get(key, 0) + 1
+        _LOG.debug("seed %s of %s: the engine replays the game (the generated program raised %s: %s)",
+                   seed, arm.file, type(exc).__name__, exc)
+        if offered is not None:
+            offered.clear()
+        return False
+    if fallback and key in _GIVEN_UP:
+        del _GIVEN_UP[key]
+    if trace is not None:
+        trace["history"] = [list(h) for h in out.history]
+    record.update(scores=out.scores, winners=out.winners, decisions=len(out.history),
+                  rounds=out.rounds, options=out.options, reason=out.reason)
+    return True
+
+
+def _play(plan: Plan, game: Any, arm: Arm, seed: int, kinds: list, record: dict, box: list,
+          trace: dict | None = None) -> None:
     agents = [_agent(kind, seed, seat) for seat, kind in enumerate(kinds)]
     seen = [0]
     deadline = time.monotonic() + plan.time_limit if plan.time_limit else None
+    offered = trace.setdefault("offered", []) if trace is not None else None
 
     def on_decision(S: Any, player: int, choice: int) -> None:
         box[0] = S
         seen[0] += S.option_count(player)
+        if offered is not None:
+            offered.append(list(waiting(S)[player].pending.options))
         if deadline is not None and time.monotonic() > deadline:
             raise GameTimeout()
     if plan.time_limit:
@@ -95,6 +151,8 @@ def _play(plan: Plan, game: Any, arm: Arm, seed: int, kinds: list, record: dict,
                            on_decision=on_decision, logging=False)
     S = played.state
     box[0] = S
+    if trace is not None:
+        trace["history"] = [list(h) for h in played.decisions]
     scores, winners = S.returns(), S.winners()
     bad = [w for w in winners if not (isinstance(w, int) and 0 <= w < plan.players)]
     if bad:
@@ -118,6 +176,9 @@ def _agent(kind: str, seed: int, seat: int) -> Any:
 
 
 def _decisions(S: Any) -> int:
+    """Decisions so far: of an engine state, or of a generated game (its counts list)."""
+    if type(S) is list:
+        return S[1]
     return len(S.history) if S is not None else 0
 
 

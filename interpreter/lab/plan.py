@@ -20,6 +20,7 @@ class Arm:
     variants: tuple = ()
     options: tuple = ()  # ((key, value), ...) resolved, in the rule file's order
     given: tuple = ()  # ((key, value), ...) as given on the command line (for `play` commands)
+    execution: str = "engine"  # or "transpiled": the generated program plays (lab/execution.py)
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,14 @@ variables and zones as plain lists and ints, the flow as Python loops, procedure
 decision asking the seat's agent for an index among a plain list of options. Nothing suspends:
 a generated program plays a whole game from its start. Chance uses the engine's Rng seeded as
 the engine seeds it, so with the same seed and the same agent draws it plays the engine's game
-(tests/engine/test_transpiled.py checks that).
+(tests/engine/test_transpiled_all.py checks that on every rule file under rules/).
 
 What the generator does not cover it refuses by name (`Unsupported`), and such a game runs in
 the engine. The engine stays the reference, and the only form that can stop at a decision
 (saving, cloning, views, humans, searches from a mid-game state). stepper.py, a probe, writes a
-second form that stops at each decision and can be cloned there (see its docstring)."""
+second form that stops at each decision and can be cloned there (see its docstring).
+`rulebook simulate` plays whole games with generated programs where that changes nothing but
+the speed (fastrun.py; interpreter/lab/execution.py decides)."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -21,6 +21,7 @@ class Trace:
     winners: list = field(default_factory=list)
     rounds: int = 0
     reason: str | None = None
+    state: Any = None  # with_state: the engine's final State, or the program's exported state dict
 
 
 def agent_seed(seed: int, seat: int) -> int:
@@ -28,7 +29,7 @@ def agent_seed(seed: int, seat: int) -> int:
     return seed * 1009 + seat
 
 
-def engine_trace(game: Any, players: int, options: dict | None, seed: int) -> Trace:
+def engine_trace(game: Any, players: int, options: dict | None, seed: int, with_state: bool = False) -> Trace:
     """A whole engine game with random agents, as lab/games.py plays it (logging off)."""
     rngs = [random.Random(agent_seed(seed, p)) for p in range(players)]
     S = game.new_game(players, options, seed, logging=False)
@@ -40,7 +41,7 @@ def engine_trace(game: Any, players: int, options: dict | None, seed: int) -> Tr
             if S.over:
                 break
     return Trace(S.returns(), [list(h) for h in S.history], offered, S.winners(),
-                 S.vars.get("round") or 0, (S.result or {}).get("reason"))
+                 S.vars.get("round") or 0, (S.result or {}).get("reason"), S if with_state else None)
 
 
 def random_agents(players: int, seed: int, offered: list | None = None) -> list[Callable]:
@@ -54,11 +55,13 @@ def random_agents(players: int, seed: int, offered: list | None = None) -> list[
     return [agent_of(random.Random(agent_seed(seed, p))) for p in range(players)]
 
 
-def fast_trace(play: Callable, players: int, seed: int) -> Trace:
+def fast_trace(play: Callable, players: int, seed: int, with_state: bool = False) -> Trace:
     """A whole game of a generated program (interpreter.transpile.load_program) with random agents."""
     offered: list = []
-    returns, history, winners, rounds, reason = play(seed, random_agents(players, seed, offered))
-    return Trace(list(returns), [list(h) for h in history], offered, list(winners), rounds, reason)
+    agents = random_agents(players, seed, offered)
+    state: dict | None = {} if with_state else None
+    returns, history, winners, rounds, reason = play(seed, agents, state=state) if with_state else play(seed, agents)
+    return Trace(list(returns), [list(h) for h in history], offered, list(winners), rounds, reason, state)
 
 
 def first_difference(engine: Trace, fast: Trace) -> str | None:
@@ -75,3 +78,31 @@ def first_difference(engine: Trace, fast: Trace) -> str | None:
         if a != b or type(a) is not type(b):
             return f"{what} differ: engine {a!r}, program {b!r}"
     return None
+
+
+def state_difference(S: Any, exported: dict) -> str | None:
+    """Where a program's exported final state (final_state.py) differs from the engine's final
+    State `S`: the generator's Rng, every exported zone (pieces in order), counter and variable
+    (variables only where the engine holds plain data: numbers, texts, seats, pieces, lists of
+    them; a zone reference or a map has another form in a program)."""
+    if exported.get("rng") != S.rng.state:
+        return f"the random generators differ: engine {S.rng.state}, program {exported.get('rng')}"
+    zones = {str(k): [int(p) for p in v] for k, v in S.zones.items()}
+    for key, pieces in exported.get("zones", {}).items():
+        if zones.get(key) != list(pieces):
+            return f"zone {key}: engine {zones.get(key)}, program {list(pieces)}"
+    for key, value in exported.get("counters", {}).items():
+        if S.counters.get(key) != value:
+            return f"counter {key}: engine {S.counters.get(key)!r}, program {value!r}"
+    for key, value in exported.get("vars", {}).items():
+        mine = S.vars.get(key)
+        if _plain(mine) and mine != value:
+            return f"variable {key}: engine {mine!r}, program {value!r}"
+    return None
+
+
+def _plain(value: Any) -> bool:
+    from ..values import ZoneRef
+    if isinstance(value, list):
+        return all(_plain(v) for v in value)
+    return value is None or (isinstance(value, (int, float, str)) and not isinstance(value, ZoneRef))

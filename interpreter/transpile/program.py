@@ -11,6 +11,7 @@ from typing import Any
 
 from . import runtime
 from .expressions import ExpressionWriter
+from .final_state import FinalStateWriter
 from .scoring import ScoringWriter
 from .statements import StatementWriter
 
@@ -20,7 +21,7 @@ def namespace() -> dict:
     return {k: v for k, v in vars(runtime).items() if k.startswith("_") and not k.startswith("__")}
 
 
-class ProgramWriter(ScoringWriter, StatementWriter, ExpressionWriter):
+class ProgramWriter(ScoringWriter, StatementWriter, ExpressionWriter, FinalStateWriter):
     """Python source of one game for `n` players, generated from the loaded rule file."""
 
     def header(self) -> list[str]:
@@ -39,7 +40,7 @@ class ProgramWriter(ScoringWriter, StatementWriter, ExpressionWriter):
     def source(self) -> str:
         out = self.header()
         self.lines = []
-        self.emit(0, "def play(seed, agents):")
+        self.emit(0, "def play(seed, agents, state=None):  # state: a dict to fill with the final state")
         self.emit(1, "rng = _Rng(seed)")
         self.emit(1, "history = []")
         self.emit(1, "_reason = None")
@@ -50,6 +51,7 @@ class ProgramWriter(ScoringWriter, StatementWriter, ExpressionWriter):
         self.block(self.L.procs["main"], {}, 2, None)
         self.emit(2, "pass")
         self.ending()
+        self.state_export(1)
         body = self.lines
         lines = body[:mark] + self.nested_functions(1) + body[mark:]
         return "".join(out) + "\n".join(lines) + "\n"

@@ -28,7 +28,7 @@ def run_json(*args: str) -> tuple[int, dict]:
     return result.exit_code, json.loads(result.stdout)
 
 
-TIMING = ("games_per_second", "seconds")
+TIMING = ("games_per_second", "seconds", "execution", "execution_why")  # auto's form: by the engine's speed
 
 
 def without_timing(data: dict) -> dict:
