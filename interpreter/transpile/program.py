@@ -9,6 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import runtime
+from .arithmetic import ArithmeticWriter
+from .choices import ChoiceWriter
 from .expressions import ExpressionWriter
 from .statements import StatementWriter
 
@@ -18,7 +20,7 @@ def namespace() -> dict:
     return {k: v for k, v in vars(runtime).items() if k.startswith("_") and not k.startswith("__")}
 
 
-class ProgramWriter(StatementWriter, ExpressionWriter):
+class ProgramWriter(StatementWriter, ExpressionWriter, ChoiceWriter, ArithmeticWriter):
     """Python source of one game for `n` players, generated from the loaded rule file."""
 
     def source(self) -> str:
@@ -30,6 +32,7 @@ class ProgramWriter(StatementWriter, ExpressionWriter):
             out.append(f"A_{name} = {values!r}\n")
         for comp in sorted({s["kind"] for s in self.lay.static}):
             out.append(f"P_{comp} = {[i for i, s in enumerate(self.lay.static) if s['kind'] == comp]!r}\n")
+        out.append(f"_ALIKE = {self.lookalikes()!r}\n_ALIKES = frozenset(_ALIKE)\n")
         out.append(f"_PLAYERS = {list(range(self.n))!r}\n\n\n")
         self.lines = []
         self.emit(0, "def play(seed, agents):")

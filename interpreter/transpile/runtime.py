@@ -88,3 +88,45 @@ def _number(v):
     return 0 if v is None else int(v) if isinstance(v, bool) else v
 
 
+
+# ---------------------------------------------------------------- cards: choices, arithmetic
+from ..options import DONE as _DONE, PASS as _PASS  # noqa: E402,F401 - used by generated code
+
+
+def _listed(xs):
+    """A choice's candidates as a new list (builtins.items: a list, a tuple or a map's keys)."""
+    t = type(xs)
+    if t is list:
+        return xs[:]
+    if t is tuple or t is dict:
+        return list(xs)
+    raise TypeError(f"expected a list or a zone, got {xs!r}")
+
+
+def _extreme_of(xs, default, pick):
+    """One-argument max/min (builtins.core._extreme without a function)."""
+    if type(xs) is not list:
+        xs = _listed(xs)
+    return pick(xs) if xs else default
+
+
+def _mod(x, y):
+    """x % y on numbers only (codegen.modulo: on a text, % would format it)."""
+    if type(x) is str:
+        raise TypeError("% works on numbers, not on text")
+    return x % y
+
+
+class _LookAlikes(RuntimeError):
+    """Two offered pieces may look alike (see choices.ChoiceWriter.offer): the engine plays this game."""
+
+
+def _no_lookalikes(options, alike, loc):
+    kinds = set()
+    for x in options:
+        kind = alike.get(x)
+        if kind is not None:
+            key = (kind, id(loc[x]))
+            if key in kinds:
+                raise _LookAlikes(f"pieces that may look alike are offered together ({options})")
+            kinds.add(key)
