@@ -32,6 +32,12 @@ class ChoiceWriter(WriterBase):
             self.emit(depth, f"if not _ALIKES.isdisjoint({options}):")
             self.emit(depth + 1, f"_no_lookalikes({options}, _ALIKE, loc)")
 
+    def plain_prompt(self, n: ast.Choose | ast.Perform) -> None:
+        """Refuse a prompt with {values}: the engine computes them (and can fail on them) at
+        every decision; the program shows no prompt."""
+        if n.prompt and "{" in n.prompt.replace("{{", "").replace("}}", ""):
+            raise self.unsupported("a prompt with {values}", n)
+
     def candidates(self, n: ast.Choose, env: dict, depth: int) -> str:
         """A fresh local list of the choice's candidates: its source, filtered by `where`."""
         cands = self.fresh("cands")
@@ -53,6 +59,7 @@ class ChoiceWriter(WriterBase):
 
     def choose_general(self, n: ast.Choose, env: dict, depth: int, chooser: str | None) -> None:
         """A choice that is optional, of several items or filtered by `where`."""
+        self.plain_prompt(n)
         cands = self.candidates(n, env, depth)
         if n.count == "one":
             who = self.chooser_of(n.by, env, depth, chooser, n)
@@ -122,6 +129,7 @@ class ChoiceWriter(WriterBase):
         perform's `pass` or when it has no legal action (decisions.start_perform)."""
         if n.where is not None:
             raise self.unsupported("`where` on perform (the engine does not apply it)", n)
+        self.plain_prompt(n)
         if not n.optional:
             index = self.decide(options, who, depth)
             self.emit(depth, f"{name} = {options}[{index}]")

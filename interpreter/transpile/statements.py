@@ -165,6 +165,7 @@ class StatementWriter(WriterBase):
         if n.optional or n.where is not None or n.count != "one":
             self.choose_general(n, env, depth, chooser)  # choices.py
             return
+        self.plain_prompt(n)
         who = self.chooser_of(n.by, env, depth, chooser, n)
         env[n.var] = var = self.fresh(n.var)
         options = self.fresh("options")

@@ -233,3 +233,15 @@ def test_where_on_perform_is_refused_by_name(tmp_path):
     Game.load(path)  # a valid rule file (the engine does not apply that `where`)
     with pytest.raises(Unsupported, match="`where` on perform"):
         transpile(path, 2)
+
+
+@pytest.mark.parametrize("statement", ['choose t2 from players prompt "Pick {player}"',
+                                       'choose 1 to 2 t3 from players prompt "Pick {player}"',
+                                       'perform keep by player prompt "Act, {player}"'])
+def test_a_prompt_with_values_is_refused_by_name(tmp_path, statement):
+    path = choices_file(tmp_path, "\n        " + statement)
+    Game.load(path)
+    with pytest.raises(Unsupported, match="a prompt with"):
+        transpile(path, 2)
+    plain = choices_file(tmp_path, "\n        " + statement.replace("{player}", "{{you}}"), "b.yaml")
+    transpile(plain, 2)  # escaped braces are plain text
