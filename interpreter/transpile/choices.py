@@ -14,6 +14,8 @@ from .base import WriterBase
 
 
 class ChoiceWriter(WriterBase):
+    sequential_block = False  # inside a simultaneous block played one player after the other
+
     def lookalikes(self) -> dict:
         """piece -> a number shared by the pieces it may look like (same item, owner and
         component: layout.singular false), for the pieces that are not alone of their kind."""
@@ -51,11 +53,8 @@ class ChoiceWriter(WriterBase):
         return cands
 
     def ask(self, options: str, who: str, depth: int) -> str:
-        """The chosen value's variable: `who`'s agent picks among `options` (never empty here)."""
-        index = self.fresh("i")
-        self.emit(depth, f"{index} = agents[{who}]({options})")
-        self.emit(depth, f"history.append([{who}, {index}])")
-        return f"{options}[{index}]"
+        """The chosen value: `who` picks among `options` (a decision as `decide` writes it)."""
+        return f"{options}[{self.decide(options, who, depth)}]"
 
     def choose_general(self, n: ast.Choose, env: dict, depth: int, chooser: str | None) -> None:
         """A choice that is optional, of several items or filtered by `where`."""
@@ -77,6 +76,8 @@ class ChoiceWriter(WriterBase):
             self.emit(depth, f"if {var} == _PASS:")
             self.emit(depth + 1, f"{var} = None")
             return
+        if self.sequential_block:
+            raise self.unsupported("a choice of several in a simultaneous block played block by block", n)
         low, high = self.choice_bounds(n, env, depth)
         who = self.chooser_of(n.by, env, depth, chooser, n)
         env[n.var] = var = self.fresh(n.var)

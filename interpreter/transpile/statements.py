@@ -206,7 +206,9 @@ class StatementWriter(WriterBase):
         inner = dict(env)
         inner[n.var] = var = self.fresh(n.var)
         self.emit(depth, f"for {var} in sorted({self.expr(n.iter, env)}):")
+        self.sequential_block = True  # a choice of several here would be asked out of order
         self.body(n.body, inner, depth + 1, var)
+        self.sequential_block = False
 
     def s_ExprStmt(self, n, env, depth, chooser):
         e = n.expr

@@ -245,3 +245,25 @@ def test_a_prompt_with_values_is_refused_by_name(tmp_path, statement):
         transpile(path, 2)
     plain = choices_file(tmp_path, "\n        " + statement.replace("{player}", "{{you}}"), "b.yaml")
     transpile(plain, 2)  # escaped braces are plain text
+
+
+def test_choices_of_several_inside_a_simultaneous_block_keep_the_engines_order(tmp_path):
+    """Every player's block runs up to its first pick, then the picks come in rounds in seat
+    order (the engine's current_players): a player's second pick after the others' first."""
+    text = choices_file(tmp_path).read_text(encoding="utf-8").replace("""scoring:""", """\
+    - id: together
+      turns: simultaneous
+      turn: |
+        choose 1 to 2 gs from hand[player] optional
+        move gs to pile
+        points[player] += count(gs)
+scoring:""")
+    path = tmp_path / "together.yaml"
+    path.write_text(text, encoding="utf-8")
+    try:
+        load_program(path, 3)
+    except Unsupported as e:  # refused where simultaneous blocks run block by block
+        assert "a choice of several in a simultaneous block" in e.what
+        return
+    out = play_both(path, 3, {}, range(40))
+    assert out["same"] == 40
