@@ -1,6 +1,7 @@
 """One rule file + player count + options -> the source of one plain-Python program.
 
-The program defines ``play(seed, agents) -> (returns, history)``: counters, variables and zones
+The program defines ``play(seed, agents) -> (returns, history, winners, rounds, reason)``
+(scoring.py writes its end): counters, variables and zones
 as plain lists and ints, the flow as Python loops, every `choose` asking ``agents[seat](options)``
 for an index. Names it uses from interpreter/transpile/runtime.py come in through its namespace
 (`namespace()`)."""
@@ -12,6 +13,7 @@ from . import runtime
 from .arithmetic import ArithmeticWriter
 from .choices import ChoiceWriter
 from .expressions import ExpressionWriter
+from .scoring import ScoringWriter
 from .statements import StatementWriter
 
 
@@ -20,7 +22,7 @@ def namespace() -> dict:
     return {k: v for k, v in vars(runtime).items() if k.startswith("_") and not k.startswith("__")}
 
 
-class ProgramWriter(StatementWriter, ExpressionWriter, ChoiceWriter, ArithmeticWriter):
+class ProgramWriter(ScoringWriter, StatementWriter, ExpressionWriter, ChoiceWriter, ArithmeticWriter):
     """Python source of one game for `n` players, generated from the loaded rule file."""
 
     def source(self) -> str:
@@ -38,14 +40,14 @@ class ProgramWriter(StatementWriter, ExpressionWriter, ChoiceWriter, ArithmeticW
         self.emit(0, "def play(seed, agents):")
         self.emit(1, "rng = _Rng(seed)")
         self.emit(1, "history = []")
+        self.emit(1, "_reason = None")
+        self.emit(1, "_steps = 0  # while loops' iterations (runtime._over_steps)")
         self.state_init()
         mark = len(self.lines)
         self.emit(1, "try:")
         self.block(self.L.procs["main"], {}, 2, None)
         self.emit(2, "pass")
-        self.emit(1, "except _GameEnds:")
-        self.emit(2, "pass")
-        self.scoring()
+        self.ending()
         body, self.lines = self.lines, []
         while set(self.needed) - self.defined:  # expression functions called with computed arguments
             name = sorted(set(self.needed) - self.defined)[0]
@@ -117,12 +119,3 @@ class ProgramWriter(StatementWriter, ExpressionWriter, ChoiceWriter, ArithmeticW
         self.emit(1, f"for _z in [{', '.join(every)}]:")
         self.emit(2, "for _pc in _z:")
         self.emit(3, "loc[_pc] = _z")
-
-    def scoring(self) -> None:
-        spec = self.L.doc.get("scoring") or {}
-        if "score" not in spec or spec.get("final") or spec.get("tiebreak"):
-            raise self.unsupported("scoring without a `score`, or with `final`/`tiebreak`")
-        code = self.expr(self.L.parse_expr(spec["score"], None), {"player": "pl"})
-        self.emit(1, f"scores = [{code} for pl in _PLAYERS]")
-        self.emit(1, "return [s if type(s) is int else _number(s) for s in scores], history")
-
