@@ -178,6 +178,8 @@ flow:
         choose (count(pile) // 4) ws from pile by player
         points[player] -= count(ws)
         perform keep, toss by player optional
+        perform toss by player optional
+        perform toss by player optional
         choose t from players where t != player
         points[t] += 1
         choose q from [] optional
