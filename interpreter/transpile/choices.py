@@ -15,6 +15,7 @@ from .base import WriterBase
 
 class ChoiceWriter(WriterBase):
     sequential_block = False  # inside a simultaneous block played one player after the other
+    optional_perform = False  # writing an optional perform (perform_pick adds the pass)
 
     def lookalikes(self) -> dict:
         """piece -> a number shared by the pieces it may look like (same item, owner and
@@ -33,6 +34,24 @@ class ChoiceWriter(WriterBase):
         if any(not alone for alone in self.lay.singular):
             self.emit(depth, f"if not _ALIKES.isdisjoint({options}):")
             self.emit(depth + 1, f"_no_lookalikes({options}, _ALIKE, loc)")
+
+    def s_Choose(self, n, env, depth, chooser):
+        self.plain_prompt(n)
+        if n.optional or n.where is not None or n.count != "one":
+            self.choose_general(n, env, depth, chooser)
+            return
+        super().s_Choose(n, env, depth, chooser)
+
+    def s_Perform(self, n, env, depth, chooser):
+        if n.where is not None:
+            raise self.unsupported("`where` on perform (the engine does not apply it)", n)
+        self.plain_prompt(n)
+        if "event:action_end" in self.d.procs:  # the engine runs it after every perform
+            raise self.unsupported("a handler of the event action_end", n)
+        if n.optional:  # the statement writer's perform, its pick written by perform_pick
+            n = ast.Perform(n.pos, n.actions, None, n.by, n.prompt, False)
+            self.optional_perform = True
+        super().s_Perform(n, env, depth, chooser)
 
     def plain_prompt(self, n: ast.Choose | ast.Perform) -> None:
         """Refuse a prompt with {values}: the engine computes them (and can fail on them) at
@@ -128,10 +147,8 @@ class ChoiceWriter(WriterBase):
     def perform_pick(self, n: ast.Perform, options: str, who: str, name: str, depth: int) -> None:
         """`name` = the action picked among `options` (names), or None for an optional
         perform's `pass` or when it has no legal action (decisions.start_perform)."""
-        if n.where is not None:
-            raise self.unsupported("`where` on perform (the engine does not apply it)", n)
-        self.plain_prompt(n)
-        if not n.optional:
+        optional, self.optional_perform = self.optional_perform, False  # not the actions' own performs
+        if not optional:
             index = self.decide(options, who, depth)
             self.emit(depth, f"{name} = {options}[{index}]")
             return

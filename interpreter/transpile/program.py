@@ -22,7 +22,7 @@ def namespace() -> dict:
     return {k: v for k, v in vars(runtime).items() if k.startswith("_") and not k.startswith("__")}
 
 
-class ProgramWriter(ScoringWriter, StatementWriter, ExpressionWriter, ChoiceWriter, ArithmeticWriter):
+class ProgramWriter(ChoiceWriter, ScoringWriter, StatementWriter, ExpressionWriter, ArithmeticWriter):
     """Python source of one game for `n` players, generated from the loaded rule file."""
 
     def source(self) -> str:

@@ -167,12 +167,14 @@ class StatementWriter(WriterBase):
         return who
 
     def s_Choose(self, n, env, depth, chooser):
-        if n.optional or n.where is not None or n.count != "one":
-            self.choose_general(n, env, depth, chooser)  # choices.py
-            return
-        self.plain_prompt(n)
+        if n.optional or n.where is not None:
+            raise self.unsupported("an optional choice or one with `where`", n)
         who = self.chooser_of(n.by, env, depth, chooser, n)
         env[n.var] = var = self.fresh(n.var)
+        if n.count != "one":  # picks one at a time: not covered; generated so the rest is
+            self.emit(depth, f"raise NotImplementedError('transpile: the choice of several {n.var} at {n.pos}')")
+            self.emit(depth, f"{var} = None")
+            return
         options = self.fresh("options")
         # each distinct value is an option, in order (options.build_options); pieces too, which
         # is the engine's grouping only while no two offered pieces look alike to the chooser
@@ -181,8 +183,8 @@ class StatementWriter(WriterBase):
         self.emit(depth, f"{var} = {options}[{index}]")
 
     def s_Perform(self, n, env, depth, chooser):
-        if "event:action_end" in self.d.procs:
-            raise self.unsupported("a handler of the event action_end", n)
+        if n.optional or n.where is not None:
+            raise self.unsupported("an optional perform or one with `where`", n)
         who = self.chooser_of(n.by, env, depth, chooser, n)
         options = self.fresh("actions")
         self.emit(depth, f"{options} = []")
@@ -195,7 +197,7 @@ class StatementWriter(WriterBase):
             self.emit(depth, f"if {cond}:")
             self.emit(depth + 1, f"{options}.append({act.name!r})")
         name = self.fresh("action")
-        self.perform_pick(n, options, who, name, depth)  # choices.py
+        self.perform_pick(n, options, who, name, depth)  # choices.py: also optional ones
         for i, act in enumerate(acts):
             self.emit(depth, f"{'if' if i == 0 else 'elif'} {name} == {act.name!r}:")
             proc = "action:" + act.name

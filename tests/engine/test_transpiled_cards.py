@@ -146,6 +146,8 @@ functions:
 actions:
   keep:
     do: "points[player] += 1"
+  again:
+    do: "perform keep, toss by player"
   toss:
     when: "count(hand[player]) > 0"
     do: |
@@ -179,7 +181,7 @@ flow:
         points[player] -= count(ws)
         perform keep, toss by player optional
         perform toss by player optional
-        perform toss by player optional
+        perform toss, again by player optional
         choose t from players where t != player
         points[t] += 1
         choose q from [] optional
@@ -210,6 +212,7 @@ def test_choices_of_several_optional_and_filtered_play_the_engines_games(tmp_pat
     assert any(o[-1] == _DONE and len(o) > 1 for o in offered)
     assert [1, 2, 3, 5] in offered and [1, 1, 2, 3, 5] not in offered  # one `1` is offered once
     assert any(o[:-1] == ["keep", "toss"] and o[-1] == _PASS for o in offered)
+    assert ["keep", "toss"] in offered  # `again`'s own perform is not optional
 
 
 def test_a_choice_of_more_than_there_is_stops_the_program_as_the_engine_stops(tmp_path):
