@@ -77,7 +77,6 @@ class ChoiceWriter(WriterBase):
 
     def choose_general(self, n: ast.Choose, env: dict, depth: int, chooser: str | None) -> None:
         """A choice that is optional, of several items or filtered by `where`."""
-        self.plain_prompt(n)
         cands = self.candidates(n, env, depth)
         if n.count == "one":
             who = self.chooser_of(n.by, env, depth, chooser, n)
