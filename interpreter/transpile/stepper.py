@@ -301,8 +301,11 @@ class StepperWriter(ProgramWriter):
         self.emit(depth, f"history.append([{who}, ans])")
 
     def s_Choose(self, n, env, depth, chooser):
-        if not self.stops(n):
-            return super().s_Choose(n, env, depth, chooser)
+        if not self.stops(n):  # a choice of several (choices.py asks the agents inline): a raise here
+            env[n.var] = var = self.fresh(n.var)
+            self.emit(depth, f"raise NotImplementedError('transpile: the choice of several {n.var} at {n.pos}')")
+            self.emit(depth, f"{var} = None")
+            return
         if n.optional or n.where is not None:
             raise self.unsupported("an optional choice or one with `where`", n)
         self.emit(depth, "if not pc:")
