@@ -88,3 +88,72 @@ def _number(v):
     return 0 if v is None else int(v) if isinstance(v, bool) else v
 
 
+
+
+# ---------------------------------------------------------------- dice (transpile/dice.py)
+class _Return(Exception):
+    """`return` from inside a loop of an inlined procedure."""
+
+
+def _top_n(xs, k):
+    return list(xs[:max(0, k)])
+
+
+def _bottom_n(xs, k):
+    return list(xs[-k:]) if k > 0 else []
+
+
+def _values_rank(values, table):
+    """hand_rank of plain numbers (no suits), as builtins.poker._hand reads them."""
+    for v in values:
+        if type(v) is not int:
+            raise TypeError(f"hand_rank: {v!r} is not a whole number")
+    return _poker_evaluate(values, [None] * len(values), table)[1]
+
+
+def _seen_by(before, players):
+    """State.reveal_to: who has seen a piece, as a sorted tuple."""
+    who = {players} if isinstance(players, int) else set(players)
+    if before:
+        who.update(before)
+    return tuple(sorted(who))
+
+
+def _hashable_look(v):
+    if isinstance(v, list):
+        return tuple(_hashable_look(x) for x in v)
+    if isinstance(v, dict):
+        return tuple(sorted((k, _hashable_look(x)) for k, x in v.items()))
+    return v
+
+
+def _piece_options(cands, who, ps):
+    """options.build_options for a choice among pieces: each candidate once, but pieces that
+    look alike to `who` (the same key as options._piece_key) only the first time."""
+    loc, zi, face, seen, up0, singular, hkey, vkey, dyn = ps
+    options, keys = [], set()
+    for v in cands:
+        z = loc[v]
+        ordered, vis_up, vis_down, owner = zi[id(z)]
+        f = face[v]
+        up = up0[v] if f is None else f
+        rule = vis_up if up else vis_down
+        s = seen[v] if seen is not None else None
+        if rule == "all" or (rule == "owner" and owner == who) or (s is not None and who in s):
+            if ordered or singular[v]:
+                key = v
+            else:
+                key = ("v", id(z), vkey[v], f, tuple(_hashable_look(d[v]) for d in dyn[v]), s)
+        else:
+            key = ("h", id(z), hkey[v], up)
+        if key not in keys:
+            keys.add(key)
+            options.append(v)
+    return options
+
+
+def _mod(x, y):
+    """x % y on numbers only (codegen.modulo; the cards area's, until theirs is on main)."""
+    if type(x) is str:
+        raise TypeError("% works on numbers, not on text")
+    return x % y

@@ -1,0 +1,453 @@
+"""Dice and what pieces look like: `roll`, piece attributes that change during a game (one list
+per attribute, indexed by piece), piece faces and who has seen a piece as far as they change
+the options of a choice (the engine offers pieces that look alike to the chooser once:
+options.build_options), `return` in procedures, and events (`emit` runs the event's handlers,
+as the end conditions at round_end are). Plus the builtins these games read: `str`, `bottom`,
+`clamp`, `top/2`, `flatten`, `hand_rank` of plain numbers.
+
+The state a choice among pieces needs (where each piece is, its face, who has seen it, its
+changing attributes) is kept only when the rule file has such a choice (`self.looks`); without
+one, faces and reveals change nothing the program computes and are not kept."""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import ast
+from .base import is_simple
+from .kinds import EMPTY, PIECE, PIECES, VALUE, KindWriter, join
+
+
+class DiceWriter(KindWriter):
+    def __init__(self, *args, looks: bool = True, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.looks = looks  # keep faces, reveals and looks (ProgramWriter drops them if nothing reads them)
+        self.piece_choices = 0  # choices among pieces written (they read the looks)
+        self.returns: list[str] = []  # how a `return` leaves each procedure being inlined
+        self._pending: tuple | None = None
+        self.seen_kept = self.looks and any(
+            isinstance(node, ast.Reveal) and node.to is not None
+            for name, stmts in self.L.procs.items() if name != "scoring:final" for node in ast.walk(stmts))
+        lay = self.lay
+        # attributes whose entry the engine leaves unset until assigned, where unset and the
+        # starting value differ: a look shows the entry (None until set), so it is kept apart
+        self.unset_differs = {a for a in self.mutable if any(s.get(a) is not None for s in lay.static)}
+        self.default_up = sorted(set(lay.face_up))
+
+    # ------------------------------------------------------------------ state
+    def piece_state_init(self) -> None:
+        """Per-game lists: changing attributes, faces, who has seen what, zone facts by list."""
+        for a in self.mutable:
+            self.emit(1, f"M_{a} = list(A_{a})")
+            if self.looks and a in self.unset_differs:
+                self.emit(1, f"D_{a} = [None] * {len(self.lay.static)}")
+        if not self.looks:
+            return
+        n = len(self.lay.static)
+        self.emit(1, f"FACE = [None] * {n}")
+        self.emit(1, f"SEEN = [None] * {n}" if self.seen_kept else "SEEN = None")
+        entries = []
+        for ref, info in self.lay.zones.items():
+            if info.custom is not None:
+                raise self.unsupported(f"zone {info.family} with a custom visibility")
+            code = self.zone_list_code(info)
+            if code is None:
+                continue
+            owner = None if info.owner is None else int(info.owner)
+            entries.append(f"id({code}): ({info.ordered!r}, {info.vis_up!r}, {info.vis_down!r}, {owner!r})")
+        self.emit(1, "ZI = {" + ", ".join(entries) + "}")
+        dyn = [f"D_{a}" if a in self.unset_differs else f"M_{a}" for a in self.mutable]
+        per_piece = []
+        for s in self.lay.static:
+            names = self.d.components[s["kind"]].mutable
+            per_piece.append("(" + "".join(f"{dyn[self.mutable.index(a)]}, " for a in names) + ")")
+        self.emit(1, f"PS = (loc, ZI, FACE, SEEN, UP0, SINGULAR, HKEY, VKEY, [{', '.join(per_piece)}])")
+
+    def zone_list_code(self, info: Any) -> str | None:
+        """The generated list of one zone (as program.state_init names it); None for the box."""
+        if info.family not in self.d.zones:
+            return None
+        keys = info.index
+        return f"z_{info.family}" + "".join(f"[{int(k)}]" for k in keys)
+
+    def piece_tables(self) -> list[str]:
+        """Module constants the looks read (program.source writes them)."""
+        if not self.looks:
+            return []
+        lay = self.lay
+        faces = {}
+        for s in lay.static:
+            faces[s["kind"]] = self.d.components[s["kind"]].faces
+        return [f"UP0 = {list(lay.face_up)!r}\n", f"SINGULAR = {list(lay.singular)!r}\n",
+                f"HKEY = {[_plain(k) for k in lay.hidden_key]!r}\n",
+                f"VKEY = {[_plain(k) for k in lay.visible_key]!r}\n"]
+
+    def dice_tables(self) -> list[str]:
+        faces = [self.d.components[s["kind"]].faces or None for s in self.lay.static]
+        if not any(faces):
+            return []
+        return [f"FACES = {[tuple(f) if f else None for f in faces]!r}\n"]
+
+    # ------------------------------------------------------------------ attributes
+    def e_Attr(self, n, env):
+        if n.name in self.mutable and not (isinstance(n.obj, ast.Name) and n.obj.id == "option"
+                                            and "option" not in env):
+            if n.name in self.row_fields:
+                raise self.unsupported(f".{n.name}, both a piece attribute and a table row's field", n)
+            if self.kind(n.obj, env) not in (PIECE, None):
+                raise self.unsupported(f".{n.name} of something that is no piece", n)
+            return f"M_{n.name}[{self.expr(n.obj, env)}]"
+        if n.name == "zone" and self.kind(n.obj, env) == PIECE:
+            return f"loc[{self.expr(n.obj, env)}]"
+        return super().e_Attr(n, env)
+
+    def e_Compare(self, n, env):
+        zone_like = [x for x in (n.left, n.right) if self.is_zone(x, env)
+                     or (isinstance(x, ast.Attr) and x.name == "zone")]
+        if zone_like and n.op in ("==", "!="):  # a zone is one list: the same list, not equal contents
+            if len(zone_like) != 2:
+                raise self.unsupported("comparing a zone with something else", n)
+            op = "is" if n.op == "==" else "is not"
+            return f"({self.expr(n.left, env)} {op} {self.expr(n.right, env)})"
+        return super().e_Compare(n, env)
+
+    def piece_attr_store(self, t: ast.Attr, op: str, value: str, n: ast.Node, env: dict, depth: int) -> None:
+        """`piece.attr = value` for an attribute that changes."""
+        if t.name not in self.mutable or self.kind(t.obj, env) not in (PIECE, None):
+            raise self.unsupported(f"assigning .{t.name} (not a changing attribute of a piece)", n)
+        if join(self.kind(n.value, env), VALUE) != VALUE:
+            raise self.unsupported(f"a piece's .{t.name} set to a piece", n)
+        obj = self.expr(t.obj, env)
+        if not is_simple(obj):
+            o = self.fresh("pc")
+            self.emit(depth, f"{o} = {obj}")
+            obj = o
+        place = f"M_{t.name}[{obj}]"
+        if op != "=":
+            value = f"{place} {op[0]} ({value})"
+        if self.looks and t.name in self.unset_differs:
+            self.emit(depth, f"D_{t.name}[{obj}] = {place} = {value}")
+        else:
+            self.emit(depth, f"{place} = {value}")
+
+    def s_Assign(self, n, env, depth, chooser):
+        t = n.target
+        if isinstance(t, ast.Attr):
+            if n.op not in ("=", "+=", "-=", "*="):
+                raise self.unsupported(f"the assignment {n.op}", n)
+            self.piece_attr_store(t, n.op, self.expr(n.value, env), n, env, depth)
+            return
+        if isinstance(t, ast.Name) and t.id in env and n.op == "=":
+            self.bind_kind(env[t.id], self.kind(n.value, env), n)
+        super().s_Assign(n, env, depth, chooser)
+
+    def s_Let(self, n, env, depth, chooser):
+        kind = self.kind(n.value, env)
+        super().s_Let(n, env, depth, chooser)
+        self.bind_kind(env[n.name], kind, n)
+
+    def fresh(self, stem: str) -> str:
+        name = super().fresh(stem)
+        pending = self.__dict__.get("_pending")
+        if pending is not None and pending[0] == stem:  # the loop variable of s_For/s_Simultaneous
+            self.kinds[name] = pending[1]
+            self._pending = None
+        return name
+
+    def _over(self, n: ast.Node, env: dict, zone_copy: bool) -> tuple[dict, ast.Node]:
+        """A loop's sequence, written now, as a name in a copy of env; the next fresh name made
+        for the loop variable records the elements' kind."""
+        seq = self.expr(n.iter, env)
+        if zone_copy and self.is_zone(n.iter, env):
+            seq = f"list({seq})"
+        inner = dict(env)
+        inner["\x00iter"] = seq
+        self._pending = (n.var, _element(self.kind(n.iter, env)))
+        return inner, ast.Name(n.pos, "\x00iter")
+
+    def s_For(self, n, env, depth, chooser):
+        inner, it = self._over(n, env, True)
+        super().s_For(ast.For(n.pos, n.var, it, n.body), inner, depth, chooser)
+
+    # ------------------------------------------------------------------ roll
+    def s_Roll(self, n, env, depth, chooser):
+        if "value" not in self.mutable:
+            raise self.unsupported("`roll` in a game without dice", n)
+        what, kind = self.expr(n.what, env), self.kind(n.what, env)
+        if kind == PIECE:
+            what = f"({what},)"
+        elif kind not in (PIECES, EMPTY):
+            raise self.unsupported("`roll` of something not known to be pieces", n)
+        pc, fs = self.fresh("pc"), self.fresh("fs")
+        self.emit(depth, f"for {pc} in {what}:")  # the engine's draws, piece by piece in order
+        self.emit(depth + 1, f"{fs} = FACES[{pc}]")  # None: not a die (TypeError: the engine reports it)
+        value = f"{fs}[rng.below(len({fs}))]"
+        if self.looks and "value" in self.unset_differs:
+            self.emit(depth + 1, f"D_value[{pc}] = M_value[{pc}] = {value}")
+        else:
+            self.emit(depth + 1, f"M_value[{pc}] = {value}")
+
+    # ------------------------------------------------------------------ faces and who saw what
+    def pieces_code(self, node: ast.Node, env: dict, depth: int, n: ast.Node) -> str:
+        """A fresh local holding the pieces of `node` (a piece, a list of pieces, a zone) as a list."""
+        kind = self.kind(node, env)
+        code = self.expr(node, env)
+        w = self.fresh("w")
+        if kind == PIECE:
+            self.emit(depth, f"{w} = [{code}]")
+        elif kind in (PIECES, EMPTY):
+            self.emit(depth, f"{w} = list({code})")
+        else:
+            raise self.unsupported("moving something not known to be pieces", n)
+        return w
+
+    def face_after(self, forced: Any, pc: str) -> str:
+        if len(self.default_up) == 1:
+            return repr(None if forced == self.default_up[0] else forced)
+        return f"(None if UP0[{pc}] == {forced!r} else {forced!r})"
+
+    def mark_moved(self, w: str, forced: Any, depth: int) -> None:
+        """After a move: the engine clears who has seen the pieces and sets a forced face."""
+        lines = []
+        pc = self.fresh("pc")
+        if forced is not None:
+            lines.append(f"FACE[{pc}] = {self.face_after(forced, pc)}")
+        if self.seen_kept:
+            lines.append(f"SEEN[{pc}] = None")
+        if lines:
+            self.emit(depth, f"for {pc} in {w}:")
+            for line in lines:
+                self.emit(depth + 1, line)
+
+    def dest_face(self, face: Any, dest: ast.Node) -> Any:
+        if face is not None:
+            return face
+        name = dest.id if isinstance(dest, ast.Name) else dest.obj.id if isinstance(dest, ast.Index) else None
+        fam = self.d.zones.get(name)
+        if fam is None:
+            raise self.unsupported("moving to something not known to be a zone", dest)
+        return fam.face
+
+    def s_Move(self, n, env, depth, chooser):
+        if n.place == "bottom":  # the engine appends (only `top` inserts): the same move
+            n = ast.Move(n.pos, n.what, n.to, None, n.at, n.face)
+        if not self.looks:
+            return super().s_Move(n, env, depth, chooser)
+        forced = self.dest_face(n.face, n.to)
+        w = self.pieces_code(n.what, env, depth, n)
+        inner = dict(env)
+        inner["\x00moved"] = w
+        self.bind_kind(w, PIECES)
+        super().s_Move(ast.Move(n.pos, ast.Name(n.pos, "\x00moved"), n.to, n.place, n.at, n.face),
+                       inner, depth, chooser)
+        self.mark_moved(w, forced, depth)
+
+    def s_Draw(self, n, env, depth, chooser):
+        if not self.looks:
+            return super().s_Draw(n, env, depth, chooser)
+        forced = self.dest_face(n.face, n.dest)
+        w = self.fresh("w")
+        self.emit(depth, f"{w} = {self.zone(n.source, env)}[:max(0, {self.expr(n.count, env)})]")
+        self.emit(depth, f"_move({w}, {self.zone(n.dest, env)}, loc)")
+        self.mark_moved(w, forced, depth)
+
+    def s_Deal(self, n, env, depth, chooser):
+        if self.looks:
+            raise self.unsupported("`deal` where the looks of pieces are kept", n)
+        super().s_Deal(n, env, depth, chooser)
+
+    def s_Shuffle(self, n, env, depth, chooser):
+        super().s_Shuffle(n, env, depth, chooser)
+        if self.seen_kept:
+            pc = self.fresh("pc")
+            self.emit(depth, f"for {pc} in {self.zone(n.zone, env)}:")
+            self.emit(depth + 1, f"SEEN[{pc}] = None")
+
+    def revealed(self, node: ast.Node, env: dict, depth: int, n: ast.Node) -> str:
+        """The pieces a flip or reveal touches (pieces, or every zone of `zones(family)`)."""
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "zones"
+                and "zones" not in env and len(node.args) == 1 and isinstance(node.args[0], ast.Name)
+                and node.args[0].id in self.d.zones):
+            fam = node.args[0].id
+            codes = [self.zone_list_code(info) for info in self.lay.zones.values() if info.family == fam]
+            w = self.fresh("w")
+            self.emit(depth, f"{w} = [pc for z in ({', '.join(codes)},) for pc in z]")
+            return w
+        return self.pieces_code(node, env, depth, n)
+
+    def s_Flip(self, n, env, depth, chooser):
+        if not self.looks:
+            return
+        w = self.revealed(n.what, env, depth, n)
+        pc = self.fresh("pc")
+        self.emit(depth, f"for {pc} in {w}:")
+        up = f"(not (UP0[{pc}] if FACE[{pc}] is None else FACE[{pc}]))" if n.face is None else repr(n.face)
+        self.emit(depth + 1, f"FACE[{pc}] = None if {up} == UP0[{pc}] else {up}")
+        if self.seen_kept:
+            self.emit(depth + 1, f"SEEN[{pc}] = None")
+
+    def s_Reveal(self, n, env, depth, chooser):
+        if not self.looks:
+            return
+        if n.to is None:  # face up for everyone
+            return self.s_Flip(ast.Flip(n.pos, n.what, True), env, depth, chooser)
+        if not self.seen_kept:
+            return  # only in the final scoring: nothing is chosen after it
+        w = self.revealed(n.what, env, depth, n)
+        kind = self.kind(n.to, env)
+        if kind != VALUE:
+            raise self.unsupported("`reveal … to` something not known to be players", n)
+        who = self.expr(n.to, env)
+        pc = self.fresh("pc")
+        self.emit(depth, f"for {pc} in {w}:")
+        self.emit(depth + 1, f"SEEN[{pc}] = _seen_by(SEEN[{pc}], {who})")
+
+    # ------------------------------------------------------------------ choices among pieces
+    def choice_options(self, source: ast.Node, env: dict, who: str, n: ast.Node) -> str:
+        """A list expression of a choice's options, as build_options offers them to `who`: each
+        distinct value once, in order; pieces that look alike to `who` once (the first)."""
+        kind = self.kind(source, env)
+        code = self.expr(source, env)
+        if kind in (VALUE, EMPTY):
+            return f"list(dict.fromkeys({code}))"
+        if kind != PIECES:
+            raise self.unsupported("a choice among things not known to be all pieces or all other values", n)
+        if not self.looks:
+            raise self.unsupported("a choice among pieces while looks are not kept", n)
+        self.piece_choices += 1
+        return f"_piece_options({code}, {who}, PS)"
+
+    def s_Choose(self, n, env, depth, chooser):
+        if n.optional or n.where is not None or n.count != "one":
+            return super().s_Choose(n, env, depth, chooser)
+        who = self.chooser_of(n.by, env, depth, chooser, n)
+        options = self.fresh("options")
+        self.emit(depth, f"{options} = {self.choice_options(n.source, env, who, n)}")
+        index = self.decide(options, who, depth)
+        env[n.var] = var = self.fresh(n.var)
+        self.bind_kind(var, _element(self.kind(n.source, env)))
+        self.emit(depth, f"{var} = {options}[{index}]")
+
+    def s_Simultaneous(self, n, env, depth, chooser):
+        inner, it = self._over(n, env, False)
+        super().s_Simultaneous(ast.Simultaneous(n.pos, n.var, it, n.body), inner, depth, chooser)
+
+    # ------------------------------------------------------------------ procedures and events
+    def inline_proc(self, fn, call, env, depth) -> None:
+        """A procedure's body, inlined; a `return` leaves it: `break` out of a one-pass loop, or
+        (a return inside a loop of the procedure) an exception caught around the body."""
+        stmts = self.L.procs[fn.proc.name]
+        returns = [s for s in ast.walk(stmts) if isinstance(s, ast.Return)]
+        if not returns:
+            return self._inline_bound(fn, call, env, depth, stmts)
+        if any(r.value is not None for r in returns):
+            raise self.unsupported(f"`return` with a value in the procedure {fn.name} called as a statement", call)
+        in_loop = _returns_in_loops(stmts)
+        self.emit(depth, "try:" if in_loop else "while True:")
+        self.returns.append("raise _Return" if in_loop else "break")
+        try:
+            self._inline_bound(fn, call, env, depth + 1, stmts)
+        finally:
+            self.returns.pop()
+        self.emit(depth + 1, "pass" if in_loop else "break")
+        if in_loop:
+            self.emit(depth, "except _Return:")
+            self.emit(depth + 1, "pass")
+
+    def _inline_bound(self, fn, call, env, depth, stmts) -> None:
+        """StatementWriter.inline_proc's binding of arguments, with their kinds recorded."""
+        if fn.proc.name in self.inlining:
+            raise self.unsupported(f"the recursive procedure {fn.name}", call)
+        if call.kwargs or len(call.args) != len(fn.params):
+            raise self.unsupported(f"this call of {fn.name}", call)
+        inner: dict = {}
+        for param, arg in zip(fn.params, call.args):
+            kind = self.kind(arg, env)
+            code = self.expr(arg, env)
+            if not is_simple(code):
+                name = self.fresh(param)
+                self.emit(depth, f"{name} = {code}")
+                code = name
+            inner[param] = code
+            if code.isidentifier() and not code.startswith(("c_", "v_", "z_", "_PLAYERS")):
+                self.bind_kind(code, kind, call)
+        self.inlining.append(fn.proc.name)
+        try:
+            self.block(stmts, inner, depth, inner.get("player"))
+        finally:
+            self.inlining.pop()
+
+    def s_Return(self, n, env, depth, chooser):
+        if not self.returns:
+            raise self.unsupported("`return` outside a procedure", n)
+        self.emit(depth, self.returns[-1])
+
+    def s_Emit(self, n, env, depth, chooser):
+        proc = f"event:{n.event}"
+        if proc not in self.L.procs:
+            return
+        if proc in self.inlining:
+            raise self.unsupported(f"the event {n.event} emitted by its own handler", n)
+        stmts = self.L.procs[proc]
+        if any(isinstance(s, ast.Return) for s in ast.walk(stmts)):
+            raise self.unsupported(f"`return` in a handler of {n.event}", n)
+        player = env.get("player", "None")  # the handler's `player`: the emitting block's, or none
+        self.inlining.append(proc)
+        try:
+            self.block(stmts, {"player": player}, depth, None if player == "None" else player)
+        finally:
+            self.inlining.pop()
+
+    def e_BinOp(self, n, env):
+        # `//` and `%` are the cards area's: this stands in until theirs is on main (as the engine:
+        # `//` plain, `%` on numbers only: codegen.modulo)
+        if n.op == "//":
+            return f"({self.expr(n.left, env)} // {self.expr(n.right, env)})"
+        if n.op == "%":
+            return f"_mod({self.expr(n.left, env)}, {self.expr(n.right, env)})"
+        return super().e_BinOp(n, env)
+
+    # ------------------------------------------------------------------ builtins
+    def builtin(self, name: str, args: list, env: dict, n: ast.Node) -> str:
+        if name == "str" and len(args) == 1:
+            arg = args[0]
+            numeric = (isinstance(arg, ast.BinOp) and arg.op in ("+", "-", "*", "//", "%")) or (
+                isinstance(arg, ast.Const) and type(arg.value) in (int, str)) or (
+                isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id in ("count", "len"))
+            if not numeric:  # a player, a piece, none, a bool: the engine's label() differs from str()
+                raise self.unsupported("str() of something not known to be a number or a text", n)
+            return f"str({self.expr(arg, env)})"
+        if name in ("top", "bottom") and len(args) == 2:
+            seq, k = self.expr(args[0], env), self.expr(args[1], env)
+            return f"_{name}_n({seq}, {k})"
+        if name == "bottom" and len(args) == 1:
+            return f"_last({self.expr(args[0], env)})"
+        if name == "clamp" and len(args) == 3:
+            x, lo, hi = (self.expr(a, env) for a in args)
+            return f"max({lo}, min({hi}, {x}))"
+        if name == "flatten" and len(args) == 1:  # dry's area; Dice Town rolls every cup at once
+            return f"[_x for _xs in {self.expr(args[0], env)} for _x in _xs]"
+        if name == "hand_rank" and len(args) == 2 and not n.kwargs and self.kind(args[0], env) == VALUE:
+            return f"_values_rank({self.expr(args[0], env)}, {self.expr(args[1], env)})"
+        return super().builtin(name, args, env, n)
+
+
+def _element(kind: Any) -> Any:
+    return {PIECES: PIECE, "lists": PIECES, VALUE: VALUE, EMPTY: EMPTY}.get(kind)
+
+
+def _returns_in_loops(stmts: list) -> bool:
+    """Whether some `return` of these statements sits inside a loop of theirs."""
+    for s in ast.walk(stmts):
+        if isinstance(s, (ast.For, ast.While, ast.Repeat)):
+            if any(isinstance(r, ast.Return) for r in ast.walk(s.body)):
+                return True
+    return False
+
+
+def _plain(v: Any) -> Any:
+    """A layout key as plain tuples of plain values (Player and frozen maps written as Python)."""
+    if isinstance(v, tuple):
+        return tuple(_plain(x) for x in v)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return int(v)
+    return v

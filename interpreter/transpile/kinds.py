@@ -1,0 +1,204 @@
+"""What kind of value an expression gives, as far as the generator can tell without running it:
+a piece, a list of pieces, a list of such lists, or a value that holds no piece (a number, a
+text, a player, a table's data). In a generated program pieces and players are both plain ints,
+so where the engine treats them differently (a choice groups pieces that look alike; `roll`
+takes one piece or many) the generator must know which it has; where it cannot tell, it
+refuses (the game runs in the engine)."""
+from __future__ import annotations
+
+from typing import Any
+
+from .. import ast
+from .base import WriterBase
+
+PIECE, PIECES, LISTS, VALUE, EMPTY = "piece", "pieces", "lists", "value", "empty"
+# EMPTY: none or an empty list, which joins with any kind; None (the Python value): unknown
+
+_SAME_AS_ARG = {"top", "bottom", "shuffled", "unique", "remove", "argmax", "filter", "sort", "reverse",
+                "disclose", "sorted"}
+_ELEMENT_OF_ARG = {"first", "last", "random_choice"}
+_VALUES = {"count", "len", "sum", "any", "all", "index_of", "empty", "str", "clamp", "max2", "min2", "range",
+           "hand_rank", "hand_category", "players_from", "next_player", "previous_player", "label", "abs",
+           "max", "min", "keys"}
+_ELEMENT = {PIECES: PIECE, LISTS: PIECES, VALUE: VALUE, EMPTY: EMPTY}
+_LIST_OF = {PIECE: PIECES, PIECES: LISTS, VALUE: VALUE, EMPTY: EMPTY}
+
+
+def join(a: Any, b: Any) -> Any:
+    """The kind of something that is either an `a` or a `b` (None: they cannot be told apart)."""
+    if a == b or b == EMPTY:
+        return a
+    if a == EMPTY:
+        return b
+    return None
+
+
+class KindWriter(WriterBase):
+    """`kind(node, env)`: PIECE, PIECES, LISTS, VALUE, EMPTY or None (unknown). Locals are known
+    by the code of their Python name (`self.kinds`), recorded where they are bound."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.kinds: dict[str, Any] = {}
+        self._var_kinds: dict[str, Any] = {}
+
+    def bind_kind(self, code: str, kind: Any, node: Any = None) -> None:
+        """Record a local's kind; a local given values of two kinds cannot be told (refused)."""
+        if code in self.kinds and code.isidentifier():
+            both = join(self.kinds[code], kind)
+            if both is None and self.kinds[code] is not None:
+                raise self.unsupported("a local holding pieces at one time and other values at another", node)
+            self.kinds[code] = both
+            return
+        self.kinds[code] = kind
+
+    def code_kind(self, code: str) -> Any:
+        if code in self.kinds:
+            return self.kinds[code]
+        if code.startswith("<kind:"):
+            return None if code == "<kind:None>" else code[6:-1]
+        if code == "_PLAYERS" or code.startswith(("c_", "'")) or code.lstrip("-").isdigit():
+            return VALUE
+        if code in ("None", "True", "False"):
+            return EMPTY if code == "None" else VALUE
+        if code.startswith("v_") and code[2:] in self.d.variables:
+            return self.var_kind(code[2:])
+        return None
+
+    def kind(self, n: ast.Node, env: dict) -> Any:
+        method = getattr(self, "k_" + type(n).__name__, None)
+        return None if method is None else method(n, env)
+
+    def k_Const(self, n, env):
+        return EMPTY if n.value is None else VALUE
+
+    def k_Name(self, n, env):
+        name, d = n.id, self.d
+        if name in env:
+            return self.code_kind(env[name])
+        if name in d.variables:
+            return self.var_kind(name)
+        if name in d.zones and not d.zones[name].dims:
+            return PIECES
+        if name in d.counters or name in d.tables or name in ("players", "player_count"):
+            return VALUE
+        return None
+
+    def k_Index(self, n, env):
+        if isinstance(n.obj, ast.Name) and n.obj.id not in env:
+            name = n.obj.id
+            if name in self.d.zones:
+                return PIECES if len(self.d.zones[name].dims) == len(n.keys) else None
+            if name in self.d.variables:
+                return self.var_kind(name) if len(self.d.variables[name].dims) == len(n.keys) else None
+            if name in self.d.counters:
+                return VALUE
+        return _ELEMENT.get(self.kind(n.obj, env))
+
+    def k_Attr(self, n, env):
+        if n.name in ("zone", "pos"):
+            return None
+        return VALUE  # option values, table fields and piece attributes are data (see piece_attr_store)
+
+    def k_Comprehension(self, n, env):
+        inner = dict(env)
+        inner[n.var] = f"<kind:{_ELEMENT.get(self.kind(n.iter, env))}>"
+        return _LIST_OF.get(self.kind(n.elt, inner))
+
+    def k_ListLit(self, n, env):
+        out: Any = EMPTY
+        for item in n.items:
+            out = join(out, _LIST_OF.get(self.kind(item, env)))
+            if out is None:
+                return None
+        return out
+
+    def k_BinOp(self, n, env):
+        if n.op == "+":
+            return join(self.kind(n.left, env), self.kind(n.right, env))
+        return VALUE
+
+    def k_Compare(self, n, env):
+        return VALUE
+
+    def k_Not(self, n, env):
+        return VALUE
+
+    def k_Neg(self, n, env):
+        return VALUE
+
+    def k_BoolOp(self, n, env):
+        return join(self.kind(n.left, env), self.kind(n.right, env))
+
+    def k_Ternary(self, n, env):
+        return join(self.kind(n.then, env), self.kind(n.orelse, env))
+
+    def k_Call(self, n, env):
+        if not isinstance(n.func, ast.Name) or n.func.id in env:
+            return None
+        name, args = n.func.id, n.args
+        fn = self.d.functions.get(name)
+        if fn is not None:
+            if fn.proc is not None or name not in self.L.fn_nodes or len(args) != len(fn.params):
+                return None
+            if name in self.inlining:
+                return None
+            inner = {p: f"<kind:{self.kind(a, env)}>" for p, a in zip(fn.params, args)}
+            self.inlining.append(name)
+            try:
+                return self.kind(self.L.fn_nodes[name], inner)
+            finally:
+                self.inlining.pop()
+        if name == "pieces":
+            return PIECES
+        if name == "flatten" and args:
+            return _ELEMENT.get(self.kind(args[0], env))
+        if name == "concat":
+            out: Any = EMPTY
+            for a in args:
+                out = join(out, self.kind(a, env))
+            return out
+        if name in _SAME_AS_ARG and args:
+            if name in ("top", "bottom") and len(args) == 1:
+                return _ELEMENT.get(self.kind(args[0], env))
+            return self.kind(args[0], env)
+        if name in _ELEMENT_OF_ARG and args:
+            return _ELEMENT.get(self.kind(args[0], env))
+        if name == "map" and len(args) == 2 and isinstance(args[1], ast.Lambda):
+            inner = dict(env)
+            inner[args[1].param] = f"<kind:{_ELEMENT.get(self.kind(args[0], env))}>"
+            return _LIST_OF.get(self.kind(args[1].body, inner))
+        if name in _VALUES:
+            return VALUE
+        return None
+
+    def var_kind(self, name: str) -> Any:
+        """A variable's kind: that of its initial value joined with every value assigned to it
+        anywhere in the rule file (None while being worked out: a variable set from itself)."""
+        if name in self._var_kinds:
+            return self._var_kinds[name]
+        self._var_kinds[name] = None
+        spec = ((self.L.doc.get("variables") or {}).get(name) or {})
+        raw = spec.get("initial") if isinstance(spec, dict) else None
+        out: Any = EMPTY
+        if isinstance(raw, str):
+            out = self.kind(self.L.parse_expr(raw, None), {})
+        elif isinstance(raw, list) and raw:
+            out = VALUE
+        elif raw is not None:
+            out = VALUE
+        for stmts in list(self.L.procs.values()):
+            for node in ast.walk(stmts):
+                if out is None:
+                    break
+                if isinstance(node, ast.Assign) and _assigns(node.target, name):
+                    out = join(out, self.kind(node.value, {}))  # its locals: unknown here
+        self._var_kinds[name] = out
+        return out
+
+
+def _assigns(target: ast.Node, name: str) -> bool:
+    if isinstance(target, ast.Index):
+        target = target.obj
+    return isinstance(target, ast.Name) and target.id == name
+
