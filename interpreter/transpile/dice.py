@@ -10,6 +10,7 @@ changing attributes) is kept only when the rule file has such a choice (`self.lo
 one, faces and reveals change nothing the program computes and are not kept."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .. import ast
@@ -24,6 +25,8 @@ class DiceWriter(KindWriter):
         self.piece_choices = 0  # choices among pieces written (they read the looks)
         self.returns: list[str] = []  # how a `return` leaves each procedure being inlined
         self._pending: tuple | None = None
+        self.in_block: str | None = None  # the generator of a simultaneous block being written
+        self.decisions_written = 0
         self.seen_kept = self.looks and any(
             isinstance(node, ast.Reveal) and node.to is not None
             for name, stmts in self.L.procs.items() if name != "scoring:final" for node in ast.walk(stmts))
@@ -82,10 +85,12 @@ class DiceWriter(KindWriter):
                 f"VKEY = {[_plain(k) for k in lay.visible_key]!r}\n"]
 
     def dice_tables(self) -> list[str]:
+        owners = [None if s.get("owner") is None else int(s["owner"]) for s in self.lay.static]
+        out = [f"A_owner_ = {owners!r}\n"]
         faces = [self.d.components[s["kind"]].faces or None for s in self.lay.static]
-        if not any(faces):
-            return []
-        return [f"FACES = {[tuple(f) if f else None for f in faces]!r}\n"]
+        if any(faces):
+            out.append(f"FACES = {[tuple(f) if f else None for f in faces]!r}\n")
+        return out
 
     # ------------------------------------------------------------------ attributes
     def e_Attr(self, n, env):
@@ -96,9 +101,22 @@ class DiceWriter(KindWriter):
             if self.kind(n.obj, env) not in (PIECE, None):
                 raise self.unsupported(f".{n.name} of something that is no piece", n)
             return f"M_{n.name}[{self.expr(n.obj, env)}]"
-        if n.name == "zone" and self.kind(n.obj, env) == PIECE:
+        if n.name == "owner" and "owner" not in self.attrs and self.kind(n.obj, env) in (PIECE, None):
+            if "owner" in self.row_fields:
+                raise self.unsupported(".owner, both a piece's owner and a table row's field", n)
+            return f"A_owner_[{self.expr(n.obj, env)}]"
+        if n.name == "zone":
+            if self.kind(n.obj, env) != PIECE:
+                raise self.unsupported(".zone of something not known to be a piece", n)
             return f"loc[{self.expr(n.obj, env)}]"
         return super().e_Attr(n, env)
+
+    def e_Comprehension(self, n, env):
+        inner = dict(env)
+        inner["\x00iter"] = self.expr(n.iter, env)
+        self._pending = (n.var, _element(self.kind(n.iter, env)))
+        return super().e_Comprehension(ast.Comprehension(n.pos, n.elt, n.var, ast.Name(n.pos, "\x00iter"), n.cond),
+                                       inner)
 
     def e_Compare(self, n, env):
         zone_like = [x for x in (n.left, n.right) if self.is_zone(x, env)
@@ -305,16 +323,29 @@ class DiceWriter(KindWriter):
     def choice_options(self, source: ast.Node, env: dict, who: str, n: ast.Node) -> str:
         """A list expression of a choice's options, as build_options offers them to `who`: each
         distinct value once, in order; pieces that look alike to `who` once (the first)."""
-        kind = self.kind(source, env)
-        code = self.expr(source, env)
+        return self.options_code(self.expr(source, env), self.kind(source, env), who, n)
+
+    def options_code(self, candidates: str, kind: Any, who: str, n: ast.Node) -> str:
+        """The options (see choice_options) of candidates already written (`candidates`, whose
+        kind is `kind`): what every pick of a choice offers, before a closing done/pass."""
         if kind in (VALUE, EMPTY):
-            return f"list(dict.fromkeys({code}))"
+            return f"list(dict.fromkeys({candidates}))"
         if kind != PIECES:
             raise self.unsupported("a choice among things not known to be all pieces or all other values", n)
         if not self.looks:
             raise self.unsupported("a choice among pieces while looks are not kept", n)
         self.piece_choices += 1
-        return f"_piece_options({code}, {who}, PS)"
+        return f"_piece_options({candidates}, {who}, PS)"
+
+    def decide(self, options: str, who: str, depth: int) -> str:
+        self.decisions_written += 1
+        if self.in_block is None:
+            return super().decide(options, who, depth)
+        index = self.fresh("i")  # asked by _simultaneous, in the engine's order
+        self.emit(depth, f"if not {options}:")
+        self.emit(depth + 1, "raise RuntimeError('nothing to choose from')")
+        self.emit(depth, f"{index} = yield {who}, {options}")
+        return index
 
     def s_Choose(self, n, env, depth, chooser):
         if n.optional or n.where is not None or n.count != "one":
@@ -328,8 +359,37 @@ class DiceWriter(KindWriter):
         self.emit(depth, f"{var} = {options}[{index}]")
 
     def s_Simultaneous(self, n, env, depth, chooser):
+        """Each player's block as a generator that yields its decisions; `_simultaneous` runs
+        them as the engine's threads run: every block up to its first decision in the order
+        of the players given, then the decisions in rounds, in seat order (current_players)."""
         inner, it = self._over(n, env, False)
-        super().s_Simultaneous(ast.Simultaneous(n.pos, n.var, it, n.body), inner, depth, chooser)
+        if self.in_block is not None:
+            raise self.unsupported("a simultaneous block inside another", n)
+        outer_names = {code for code in env.values() if code.isidentifier()}
+        block = self.fresh("block")
+        self.emit(depth, f"def {block}(player_arg):")
+        start = len(self.lines)
+        decisions = self.decisions_written
+        var = self.fresh(n.var)
+        inner[n.var] = var
+        self.emit(depth + 1, f"{var} = player_arg")
+        self.in_block, returns, self.returns = block, self.returns, []
+        try:
+            self.body(n.body, inner, depth + 1, var)
+        finally:
+            self.in_block, self.returns = None, returns
+        if self.decisions_written == decisions:  # no decision: the blocks run one after another
+            del self.lines[start - 1:]
+            self.emit(depth, f"for {var} in {inner[chr(0) + 'iter']}:")
+            self.body(n.body, inner, depth + 1, var)
+            return
+        assigned = _assigned_names(self.lines[start:])
+        if assigned & outer_names:
+            raise self.unsupported("a simultaneous block setting a local of the procedure around it", n)
+        shared = sorted(assigned & ({f"v_{x}" for x in self.d.variables} | {f"c_{x}" for x in self.d.counters}))
+        if shared:
+            self.lines.insert(start, "    " * (depth + 1) + f"nonlocal {', '.join(shared)}")
+        self.emit(depth, f"_simultaneous({block}, {inner[chr(0) + 'iter']}, agents, history)")
 
     # ------------------------------------------------------------------ procedures and events
     def inline_proc(self, fn, call, env, depth) -> None:
@@ -408,6 +468,8 @@ class DiceWriter(KindWriter):
 
     # ------------------------------------------------------------------ builtins
     def builtin(self, name: str, args: list, env: dict, n: ast.Node) -> str:
+        if len(args) == 2 and isinstance(args[1], ast.Lambda):  # the next fresh name: its variable
+            self._pending = (args[1].param, _element(self.kind(args[0], env)))
         if name == "str" and len(args) == 1:
             arg = args[0]
             numeric = (isinstance(arg, ast.BinOp) and arg.op in ("+", "-", "*", "//", "%")) or (
@@ -433,6 +495,19 @@ class DiceWriter(KindWriter):
 
 def _element(kind: Any) -> Any:
     return {PIECES: PIECE, "lists": PIECES, VALUE: VALUE, EMPTY: EMPTY}.get(kind)
+
+
+def _assigned_names(lines: list) -> set:
+    """Plain names assigned by generated lines (`x = …`, `x += …`, `for x in …`)."""
+    out = set()
+    for line in lines:
+        m = _ASSIGN.match(line)
+        if m:
+            out.add(m.group(1) or m.group(2))
+    return out
+
+
+_ASSIGN = re.compile(r"^\s*(?:([A-Za-z_]\w*)\s*(?:[-+*/%]|//)?=(?!=)|for\s+([A-Za-z_]\w*)\s+in\b)")
 
 
 def _returns_in_loops(stmts: list) -> bool:

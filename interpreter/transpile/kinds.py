@@ -183,18 +183,46 @@ class KindWriter(WriterBase):
         out: Any = EMPTY
         if isinstance(raw, str):
             out = self.kind(self.L.parse_expr(raw, None), {})
-        elif isinstance(raw, list) and raw:
-            out = VALUE
-        elif raw is not None:
+        elif raw is not None and raw != []:
             out = VALUE
         for stmts in list(self.L.procs.values()):
-            for node in ast.walk(stmts):
-                if out is None:
-                    break
-                if isinstance(node, ast.Assign) and _assigns(node.target, name):
-                    out = join(out, self.kind(node.value, {}))  # its locals: unknown here
+            out = self._assigned_kind(stmts, name, {}, out)
+            if out is None:
+                break
         self._var_kinds[name] = out
         return out
+
+    def _assigned_kind(self, stmts: list, name: str, local: dict, out: Any) -> Any:
+        """`out` joined with the kind of every value these statements assign to the variable
+        `name`, their locals' kinds followed in order (the procedure's parameters: unknown)."""
+        for st in stmts:
+            if out is None:
+                return None
+            t = type(st).__name__
+            if t == "Let":
+                local[st.name] = _marker(self.kind(st.value, local))
+            elif t == "Assign":
+                if isinstance(st.target, ast.Name) and st.target.id in local:
+                    local[st.target.id] = _marker(join(self.code_kind(local[st.target.id]), self.kind(st.value, local)))
+                elif _assigns(st.target, name):
+                    out = join(out, self.kind(st.value, local))
+            elif t == "Choose":
+                element = _ELEMENT.get(self.kind(st.source, local))
+                local[st.var] = _marker(element if st.count == "one" else _LIST_OF.get(element))
+            elif t in ("For", "Simultaneous"):
+                local[st.var] = _marker(_ELEMENT.get(self.kind(st.iter, local)))
+                out = self._assigned_kind(st.body, name, local, out)
+            elif t == "If":
+                for _, body in st.branches:
+                    out = self._assigned_kind(body, name, local, out)
+                out = self._assigned_kind(st.orelse or [], name, local, out)
+            elif t in ("While", "Repeat"):
+                out = self._assigned_kind(st.body, name, local, out)
+        return out
+
+
+def _marker(kind: Any) -> str:
+    return f"<kind:{kind}>"
 
 
 def _assigns(target: ast.Node, name: str) -> bool:

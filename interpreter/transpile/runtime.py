@@ -157,3 +157,35 @@ def _mod(x, y):
     if type(x) is str:
         raise TypeError("% works on numbers, not on text")
     return x % y
+
+
+def _simultaneous(block, players, agents, history):
+    """A simultaneous block as the engine runs its threads (compiler.s_Simultaneous, vm.run):
+    each player's block (a generator yielding (chooser, options)) up to its first decision,
+    in the order given; then, round after round, each waiting chooser in seat order
+    (State.current_players) decides and its block runs on to its next decision."""
+    waiting = []
+    for p in players:
+        g = block(p)
+        try:
+            who, options = next(g)
+        except StopIteration:
+            continue
+        if who != p:
+            raise RuntimeError("a simultaneous block asks another player")
+        waiting.append([who, options, g])
+    while waiting:
+        if len({w[0] for w in waiting}) < len(waiting):
+            raise RuntimeError("two blocks of a simultaneous statement wait for one player")
+        waiting.sort(key=lambda w: w[0])
+        for w in list(waiting):
+            who = w[0]
+            i = agents[who](w[1])
+            history.append([who, i])
+            try:
+                nxt, w[1] = w[2].send(i)
+            except StopIteration:
+                waiting.remove(w)
+                continue
+            if nxt != who:
+                raise RuntimeError("a simultaneous block asks another player")
