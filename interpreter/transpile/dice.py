@@ -466,6 +466,11 @@ class DiceWriter(KindWriter):
             return f"_mod({self.expr(n.left, env)}, {self.expr(n.right, env)})"
         return super().e_BinOp(n, env)
 
+    def s_Perform(self, n, env, depth, chooser):
+        if "event:action_end" in self.L.procs:  # the engine runs it after every perform
+            raise self.unsupported("a handler of the event action_end", n)
+        super().s_Perform(n, env, depth, chooser)
+
     # ------------------------------------------------------------------ builtins
     def builtin(self, name: str, args: list, env: dict, n: ast.Node) -> str:
         if len(args) == 2 and isinstance(args[1], ast.Lambda):  # the next fresh name: its variable
