@@ -77,12 +77,8 @@ class DiceWriter(KindWriter):
         if not self.looks:
             return []
         lay = self.lay
-        faces = {}
-        for s in lay.static:
-            faces[s["kind"]] = self.d.components[s["kind"]].faces
         return [f"UP0 = {list(lay.face_up)!r}\n", f"SINGULAR = {list(lay.singular)!r}\n",
-                f"HKEY = {[_plain(k) for k in lay.hidden_key]!r}\n",
-                f"VKEY = {[_plain(k) for k in lay.visible_key]!r}\n"]
+                f"HKEY = {_numbered(lay.hidden_key)!r}\n", f"VKEY = {_numbered(lay.visible_key)!r}\n"]
 
     def dice_tables(self) -> list[str]:
         owners = [None if s.get("owner") is None else int(s["owner"]) for s in self.lay.static]
@@ -115,8 +111,11 @@ class DiceWriter(KindWriter):
         inner = dict(env)
         inner["\x00iter"] = self.expr(n.iter, env)
         self._pending = (n.var, _element(self.kind(n.iter, env)))
-        return super().e_Comprehension(ast.Comprehension(n.pos, n.elt, n.var, ast.Name(n.pos, "\x00iter"), n.cond),
-                                       inner)
+        try:
+            return super().e_Comprehension(
+                ast.Comprehension(n.pos, n.elt, n.var, ast.Name(n.pos, "\x00iter"), n.cond), inner)
+        finally:
+            self._pending = None
 
     def e_Compare(self, n, env):
         zone_like = [x for x in (n.left, n.right) if self.is_zone(x, env)
@@ -184,7 +183,10 @@ class DiceWriter(KindWriter):
 
     def s_For(self, n, env, depth, chooser):
         inner, it = self._over(n, env, True)
-        super().s_For(ast.For(n.pos, n.var, it, n.body), inner, depth, chooser)
+        try:
+            super().s_For(ast.For(n.pos, n.var, it, n.body), inner, depth, chooser)
+        finally:
+            self._pending = None
 
     # ------------------------------------------------------------------ roll
     def s_Roll(self, n, env, depth, chooser):
@@ -366,11 +368,11 @@ class DiceWriter(KindWriter):
         if self.in_block is not None:
             raise self.unsupported("a simultaneous block inside another", n)
         outer_names = {code for code in env.values() if code.isidentifier()}
+        var = self.fresh(n.var)  # first: takes the elements' kind (_over)
         block = self.fresh("block")
         self.emit(depth, f"def {block}(player_arg):")
         start = len(self.lines)
         decisions = self.decisions_written
-        var = self.fresh(n.var)
         inner[n.var] = var
         self.emit(depth + 1, f"{var} = player_arg")
         self.in_block, returns, self.returns = block, self.returns, []
@@ -475,6 +477,13 @@ class DiceWriter(KindWriter):
     def builtin(self, name: str, args: list, env: dict, n: ast.Node) -> str:
         if len(args) == 2 and isinstance(args[1], ast.Lambda):  # the next fresh name: its variable
             self._pending = (args[1].param, _element(self.kind(args[0], env)))
+            try:
+                return self._builtin(name, args, env, n)
+            finally:
+                self._pending = None
+        return self._builtin(name, args, env, n)
+
+    def _builtin(self, name: str, args: list, env: dict, n: ast.Node) -> str:
         if name == "str" and len(args) == 1:
             arg = args[0]
             numeric = (isinstance(arg, ast.BinOp) and arg.op in ("+", "-", "*", "//", "%")) or (
@@ -524,10 +533,7 @@ def _returns_in_loops(stmts: list) -> bool:
     return False
 
 
-def _plain(v: Any) -> Any:
-    """A layout key as plain tuples of plain values (Player and frozen maps written as Python)."""
-    if isinstance(v, tuple):
-        return tuple(_plain(x) for x in v)
-    if isinstance(v, int) and not isinstance(v, bool):
-        return int(v)
-    return v
+def _numbered(keys: list) -> list:
+    """Each key as a number, equal keys the same number (cheaper to hash in a look)."""
+    numbers: dict = {}
+    return [numbers.setdefault(k, len(numbers)) for k in keys]

@@ -129,34 +129,40 @@ def _hashable_look(v):
 
 def _piece_options(cands, who, ps):
     """options.build_options for a choice among pieces: each candidate once, but pieces that
-    look alike to `who` (the same key as options._piece_key) only the first time."""
+    look alike to `who` (the same key as options._piece_key) only the first time. `hkey` and
+    `vkey` number the layout's hidden and visible keys (equal keys, equal numbers)."""
     loc, zi, face, seen, up0, singular, hkey, vkey, dyn = ps
     options, keys = [], set()
+    last = None
     for v in cands:
         z = loc[v]
-        ordered, vis_up, vis_down, owner = zi[id(z)]
+        if z is not last:  # what the zone shows `who`, worked out once per run of one zone
+            last = z
+            ordered, vis_up, vis_down, owner = zi[id(z)]
+            up_seen = vis_up == "all" or (vis_up == "owner" and owner == who)
+            down_seen = vis_down == "all" or (vis_down == "owner" and owner == who)
         f = face[v]
         up = up0[v] if f is None else f
-        rule = vis_up if up else vis_down
         s = seen[v] if seen is not None else None
-        if rule == "all" or (rule == "owner" and owner == who) or (s is not None and who in s):
+        if (up_seen if up else down_seen) or (s is not None and who in s):
             if ordered or singular[v]:
                 key = v
             else:
-                key = ("v", id(z), vkey[v], f, tuple(_hashable_look(d[v]) for d in dyn[v]), s)
-        else:
-            key = ("h", id(z), hkey[v], up)
+                ds = dyn[v]
+                if not ds:
+                    values = ()
+                elif len(ds) == 1:
+                    x = ds[0][v]
+                    values = (x,) if type(x) is not list and type(x) is not dict else (_hashable_look(x),)
+                else:
+                    values = tuple(_hashable_look(d[v]) for d in ds)
+                key = (id(z), vkey[v], f, values, s)
+        else:  # three parts: never equal to a visible piece's key (five parts, or the piece)
+            key = (id(z), hkey[v], up)
         if key not in keys:
             keys.add(key)
             options.append(v)
     return options
-
-
-def _mod(x, y):
-    """x % y on numbers only (codegen.modulo; the cards area's, until theirs is on main)."""
-    if type(x) is str:
-        raise TypeError("% works on numbers, not on text")
-    return x % y
 
 
 def _simultaneous(block, players, agents, history):
@@ -174,18 +180,33 @@ def _simultaneous(block, players, agents, history):
         if who != p:
             raise RuntimeError("a simultaneous block asks another player")
         waiting.append([who, options, g])
+    if len({w[0] for w in waiting}) < len(waiting):
+        raise RuntimeError("two blocks of a simultaneous statement wait for one player")
+    waiting.sort(key=_chooser)
     while waiting:
-        if len({w[0] for w in waiting}) < len(waiting):
-            raise RuntimeError("two blocks of a simultaneous statement wait for one player")
-        waiting.sort(key=lambda w: w[0])
-        for w in list(waiting):
+        done = False
+        for w in waiting:
             who = w[0]
             i = agents[who](w[1])
             history.append([who, i])
             try:
                 nxt, w[1] = w[2].send(i)
             except StopIteration:
-                waiting.remove(w)
+                w[0] = None
+                done = True
                 continue
             if nxt != who:
                 raise RuntimeError("a simultaneous block asks another player")
+        if done:
+            waiting = [w for w in waiting if w[0] is not None]
+
+
+def _chooser(w):
+    return w[0]
+
+
+def _mod(x, y):
+    """x % y on numbers only (codegen.modulo; the cards area's, until theirs is on main)."""
+    if type(x) is str:
+        raise TypeError("% works on numbers, not on text")
+    return x % y
