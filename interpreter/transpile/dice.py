@@ -15,10 +15,10 @@ from typing import Any
 
 from .. import ast
 from .base import is_simple
-from .kinds import EMPTY, PIECE, PIECES, VALUE, KindWriter, join
+from .piece_kinds import EMPTY, PIECE, PIECES, VALUE, PieceKindWriter, join
 
 
-class DiceWriter(KindWriter):
+class DiceWriter(PieceKindWriter):
     def __init__(self, *args, looks: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
         self.looks = looks  # keep faces, reveals and looks (ProgramWriter drops them if nothing reads them)

@@ -1,4 +1,4 @@
-"""What kind of value an expression gives, as far as the generator can tell without running it:
+"""Whether an expression gives pieces, as far as the generator can tell without running it:
 a piece, a list of pieces, a list of such lists, or a value that holds no piece (a number, a
 text, a player, a table's data). In a generated program pieces and players are both plain ints,
 so where the engine treats them differently (a choice groups pieces that look alike; `roll`
@@ -33,7 +33,7 @@ def join(a: Any, b: Any) -> Any:
     return None
 
 
-class KindWriter(WriterBase):
+class PieceKindWriter(WriterBase):
     """`kind(node, env)`: PIECE, PIECES, LISTS, VALUE, EMPTY or None (unknown). Locals are known
     by the code of their Python name (`self.kinds`), recorded where they are bound."""
 
