@@ -107,7 +107,7 @@ def transpiled_game(play: Callable, seed: int) -> tuple[list, list, list]:
         offered.append(list(options))
         return rng.randrange(len(options))
 
-    returns, history = play(seed, [agent, agent])
+    returns, history = play(seed, [agent, agent])[:2]
     return returns, history, offered
 
 
@@ -144,7 +144,7 @@ def seat_agents(seed: int, offered: list | None = None) -> list[Callable]:
 
 def transpiled_poker_game(play: Callable, seed: int) -> tuple[list, list, list]:
     offered: list = []
-    returns, history = play(seed, seat_agents(seed, offered))
+    returns, history = play(seed, seat_agents(seed, offered))[:2]
     return returns, history, offered
 
 

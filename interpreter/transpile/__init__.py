@@ -34,7 +34,8 @@ def transpile(rules: str | Path | RuleFile, players: int = 2, options: dict | No
 
 def load_program(rules: str | Path | RuleFile, players: int = 2, options: dict | None = None,
                  variants: Iterable[str | Path] = ()) -> Callable:
-    """The generated program's ``play(seed, agents) -> (returns, history)`` (raises Unsupported)."""
+    """The generated program's ``play(seed, agents) -> (returns, history, winners, rounds, reason)``
+    (raises Unsupported)."""
     source = transpile(rules, players, options, variants)
     path = rules.path if isinstance(rules, RuleFile) else str(rules)
     names = namespace()

@@ -13,10 +13,14 @@ from ..threads import waiting
 
 @dataclass
 class Trace:
-    """One played game: final returns, decisions [seat, index], the options of each decision."""
+    """One played game: final returns, decisions [seat, index], the options of each decision,
+    the winning seats, the `round` variable at the end and the end's reason."""
     returns: list
     history: list
     offered: list = field(default_factory=list)
+    winners: list = field(default_factory=list)
+    rounds: int = 0
+    reason: str | None = None
 
 
 def agent_seed(seed: int, seat: int) -> int:
@@ -35,7 +39,8 @@ def engine_trace(game: Any, players: int, options: dict | None, seed: int) -> Tr
             S.apply(p, int(rngs[p].random() * S.option_count(p)))
             if S.over:
                 break
-    return Trace(S.returns(), [list(h) for h in S.history], offered)
+    return Trace(S.returns(), [list(h) for h in S.history], offered, S.winners(),
+                 S.vars.get("round") or 0, (S.result or {}).get("reason"))
 
 
 def random_agents(players: int, seed: int, offered: list | None = None) -> list[Callable]:
@@ -52,8 +57,8 @@ def random_agents(players: int, seed: int, offered: list | None = None) -> list[
 def fast_trace(play: Callable, players: int, seed: int) -> Trace:
     """A whole game of a generated program (interpreter.transpile.load_program) with random agents."""
     offered: list = []
-    returns, history = play(seed, random_agents(players, seed, offered))[:2]
-    return Trace(list(returns), [list(h) for h in history], offered)
+    returns, history, winners, rounds, reason = play(seed, random_agents(players, seed, offered))
+    return Trace(list(returns), [list(h) for h in history], offered, list(winners), rounds, reason)
 
 
 def first_difference(engine: Trace, fast: Trace) -> str | None:
@@ -65,4 +70,8 @@ def first_difference(engine: Trace, fast: Trace) -> str | None:
         return f"histories differ: {len(engine.history)} and {len(fast.history)} decisions"
     if engine.returns != fast.returns:
         return f"returns differ: engine {engine.returns}, program {fast.returns}"
+    for what in ("winners", "rounds", "reason"):
+        a, b = getattr(engine, what), getattr(fast, what)
+        if a != b or type(a) is not type(b):
+            return f"{what} differ: engine {a!r}, program {b!r}"
     return None

@@ -27,6 +27,7 @@ class DiceWriter(PieceKindWriter):
         self._pending: tuple | None = None
         self.in_block: str | None = None  # the generator of a simultaneous block being written
         self.decisions_written = 0
+        self.refused: list = []  # refusals raised once the whole program is written (options_code)
         self.seen_kept = self.looks and any(
             isinstance(node, ast.Reveal) and node.to is not None
             for name, stmts in self.L.procs.items() if name != "scoring:final" for node in ast.walk(stmts))
@@ -166,7 +167,7 @@ class DiceWriter(PieceKindWriter):
         name = super().fresh(stem)
         pending = self.__dict__.get("_pending")
         if pending is not None and pending[0] == stem:  # the loop variable of s_For/s_Simultaneous
-            self.kinds[name] = pending[1]
+            self.code_kinds[name] = pending[1]
             self._pending = None
         return name
 
@@ -216,8 +217,10 @@ class DiceWriter(PieceKindWriter):
             self.emit(depth, f"{w} = [{code}]")
         elif kind in (PIECES, EMPTY):
             self.emit(depth, f"{w} = list({code})")
+        elif kind is None:  # one piece or several: as the engine's _as_pieces tells them apart
+            self.emit(depth, f"{w} = _as_piece_list({code})")
         else:
-            raise self.unsupported("moving something not known to be pieces", n)
+            raise self.unsupported("moving something that is no piece", n)
         return w
 
     def face_after(self, forced: Any, pc: str) -> str:
@@ -271,9 +274,18 @@ class DiceWriter(PieceKindWriter):
         self.mark_moved(w, forced, depth)
 
     def s_Deal(self, n, env, depth, chooser):
-        if self.looks:
-            raise self.unsupported("`deal` where the looks of pieces are kept", n)
-        super().s_Deal(n, env, depth, chooser)
+        if not self.looks:
+            return super().s_Deal(n, env, depth, chooser)
+        forced = self.dest_face(n.face, n.family)
+        k, w = self.fresh("k"), self.fresh("w")
+        self.emit(depth, f"{k} = {self.expr(n.count, env)}")
+        # the pieces dealt: from the top, one to each player in turn, k rounds (compiler._deal)
+        self.emit(depth, f"{w} = {self.zone(n.source, env)}[:max(0, {k}) * {self.n}]")
+        inner = dict(env)
+        inner["\x00count"] = k
+        super().s_Deal(ast.Deal(n.pos, ast.Name(n.pos, "\x00count"), n.source, n.family, n.face),
+                       inner, depth, chooser)
+        self.mark_moved(w, forced, depth)
 
     def s_Shuffle(self, n, env, depth, chooser):
         super().s_Shuffle(n, env, depth, chooser)
@@ -332,8 +344,10 @@ class DiceWriter(PieceKindWriter):
         kind is `kind`): what every pick of a choice offers, before a closing done/pass."""
         if kind in (VALUE, EMPTY):
             return f"list(dict.fromkeys({candidates}))"
-        if kind != PIECES:
-            raise self.unsupported("a choice among things not known to be all pieces or all other values", n)
+        if kind != PIECES:  # said at the end: what made the kind unknown is named first, if it is refused
+            self.refused.append(self.unsupported(
+                "a choice among things not known to be all pieces or all other values", n))
+            return "None"
         if not self.looks:
             raise self.unsupported("a choice among pieces while looks are not kept", n)
         self.piece_choices += 1
@@ -386,9 +400,11 @@ class DiceWriter(PieceKindWriter):
             self.body(n.body, inner, depth + 1, var)
             return
         assigned = _assigned_names(self.lines[start:])
-        if assigned & outer_names:
+        # play()'s own names (state, step count: set at its top level) are the block's nonlocals
+        top = _assigned_names([line for line in self.lines[:start] if line[4:5] != " " and line[:4] == "    "])
+        if (assigned & outer_names) - top:  # the engine's block sets its own copy of the locals
             raise self.unsupported("a simultaneous block setting a local of the procedure around it", n)
-        shared = sorted(assigned & ({f"v_{x}" for x in self.d.variables} | {f"c_{x}" for x in self.d.counters}))
+        shared = sorted(assigned & top)
         if shared:
             self.lines.insert(start, "    " * (depth + 1) + f"nonlocal {', '.join(shared)}")
         self.emit(depth, f"_simultaneous({block}, {inner[chr(0) + 'iter']}, agents, history)")

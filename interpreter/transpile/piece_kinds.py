@@ -35,26 +35,26 @@ def join(a: Any, b: Any) -> Any:
 
 class PieceKindWriter(WriterBase):
     """`kind(node, env)`: PIECE, PIECES, LISTS, VALUE, EMPTY or None (unknown). Locals are known
-    by the code of their Python name (`self.kinds`), recorded where they are bound."""
+    by the code of their Python name (`self.code_kinds`), recorded where they are bound."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.kinds: dict[str, Any] = {}
+        self.code_kinds: dict[str, Any] = {}
         self._var_kinds: dict[str, Any] = {}
 
     def bind_kind(self, code: str, kind: Any, node: Any = None) -> None:
         """Record a local's kind; a local given values of two kinds cannot be told (refused)."""
-        if code in self.kinds and code.isidentifier():
-            both = join(self.kinds[code], kind)
-            if both is None and self.kinds[code] is not None:
+        if code in self.code_kinds and code.isidentifier():
+            both = join(self.code_kinds[code], kind)
+            if both is None and self.code_kinds[code] is not None:
                 raise self.unsupported("a local holding pieces at one time and other values at another", node)
-            self.kinds[code] = both
+            self.code_kinds[code] = both
             return
-        self.kinds[code] = kind
+        self.code_kinds[code] = kind
 
     def code_kind(self, code: str) -> Any:
-        if code in self.kinds:
-            return self.kinds[code]
+        if code in self.code_kinds:
+            return self.code_kinds[code]
         if code.startswith("<kind:"):
             return None if code == "<kind:None>" else code[6:-1]
         if code == "_PLAYERS" or code.startswith(("c_", "'")) or code.lstrip("-").isdigit():
@@ -177,7 +177,16 @@ class PieceKindWriter(WriterBase):
         anywhere in the rule file (None while being worked out: a variable set from itself)."""
         if name in self._var_kinds:
             return self._var_kinds[name]
+        self._var_kinds[name] = EMPTY  # while worked out (set from itself): the least kind, then again
+        for _ in range(4):
+            out = self._var_kind_once(name)
+            if out == self._var_kinds[name]:
+                return out
+            self._var_kinds[name] = out
         self._var_kinds[name] = None
+        return None
+
+    def _var_kind_once(self, name: str) -> Any:
         spec = ((self.L.doc.get("variables") or {}).get(name) or {})
         raw = spec.get("initial") if isinstance(spec, dict) else None
         out: Any = EMPTY
@@ -189,7 +198,6 @@ class PieceKindWriter(WriterBase):
             out = self._assigned_kind(stmts, name, {}, out)
             if out is None:
                 break
-        self._var_kinds[name] = out
         return out
 
     def _assigned_kind(self, stmts: list, name: str, local: dict, out: Any) -> Any:

@@ -1,6 +1,7 @@
 """One rule file + player count + options -> the source of one plain-Python program.
 
-The program defines ``play(seed, agents) -> (returns, history)``: counters, variables and zones
+The program defines ``play(seed, agents) -> (returns, history, winners, rounds, reason)``
+(scoring.py writes its end): counters, variables and zones
 as plain lists and ints, the flow as Python loops, every `choose` asking ``agents[seat](options)``
 for an index. Names it uses from interpreter/transpile/runtime.py come in through its namespace
 (`namespace()`)."""
@@ -9,9 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from . import runtime
+from .base import Unsupported
 from .dice import DiceWriter
 from .expressions import ExpressionWriter
-from .base import Unsupported
+from .scoring import ScoringWriter
 from .statements import StatementWriter
 
 
@@ -20,7 +22,7 @@ def namespace() -> dict:
     return {k: v for k, v in vars(runtime).items() if k.startswith("_") and not k.startswith("__")}
 
 
-class ProgramWriter(DiceWriter, StatementWriter, ExpressionWriter):
+class ProgramWriter(DiceWriter, ScoringWriter, StatementWriter, ExpressionWriter):
     """Python source of one game for `n` players, generated from the loaded rule file."""
 
     def source(self) -> str:
@@ -47,15 +49,15 @@ class ProgramWriter(DiceWriter, StatementWriter, ExpressionWriter):
         self.emit(0, "def play(seed, agents):")
         self.emit(1, "rng = _Rng(seed)")
         self.emit(1, "history = []")
+        self.emit(1, "_reason = None")
+        self.emit(1, "_steps = 0  # while loops' iterations (runtime._over_steps)")
         self.state_init()
         self.piece_state_init()
         mark = len(self.lines)
         self.emit(1, "try:")
         self.block(self.L.procs["main"], {}, 2, None)
         self.emit(2, "pass")
-        self.emit(1, "except _GameEnds:")
-        self.emit(2, "pass")
-        self.scoring()
+        self.ending()
         body, self.lines = self.lines, []
         while set(self.needed) - self.defined:  # expression functions called with computed arguments
             name = sorted(set(self.needed) - self.defined)[0]
@@ -66,6 +68,8 @@ class ProgramWriter(DiceWriter, StatementWriter, ExpressionWriter):
             self.inlining.append(name)
             self.emit(2, f"return {self.expr(self.L.fn_nodes[name], env)}")
             self.inlining.pop()
+        if self.refused:
+            raise self.refused[0]
         lines = body[:mark] + self.lines + body[mark:]
         return "".join(out) + "\n".join(lines) + "\n"
 
@@ -127,12 +131,3 @@ class ProgramWriter(DiceWriter, StatementWriter, ExpressionWriter):
         self.emit(1, f"for _z in [{', '.join(every)}]:")
         self.emit(2, "for _pc in _z:")
         self.emit(3, "loc[_pc] = _z")
-
-    def scoring(self) -> None:
-        spec = self.L.doc.get("scoring") or {}
-        if "score" not in spec or spec.get("final") or spec.get("tiebreak"):
-            raise self.unsupported("scoring without a `score`, or with `final`/`tiebreak`")
-        code = self.expr(self.L.parse_expr(spec["score"], None), {"player": "pl"})
-        self.emit(1, f"scores = [{code} for pl in _PLAYERS]")
-        self.emit(1, "return [s if type(s) is int else _number(s) for s in scores], history")
-

@@ -210,3 +210,79 @@ def _mod(x, y):
     if type(x) is str:
         raise TypeError("% works on numbers, not on text")
     return x % y
+# scoring (interpreter/scoring.py's result, over plain values)
+
+def _scores(values):
+    """Each score as a number: none 0, true 1 (scoring._number); anything else not a number raises."""
+    out = []
+    for s in values:
+        if type(s) is not int:
+            s = _number(s)
+            if not isinstance(s, (int, float)):
+                raise TypeError(f"a score must be a number, got {s!r}")
+        out.append(s)
+    return out
+
+
+def _ranked(keys, lowest, draw):
+    """Seats with the best key (score, then tie-breaks); nobody when all tie and that is a draw."""
+    best = min(keys) if lowest else max(keys)
+    winners = [i for i, k in enumerate(keys) if k == best]
+    if draw and len(winners) == len(keys) > 1:
+        return []
+    return winners
+
+
+def _seats(chosen):
+    """The `winners` expression's value as sorted, distinct seats (scoring._seats)."""
+    if chosen is None:
+        return []
+    if isinstance(chosen, int):
+        chosen = [chosen]
+    return sorted({int(p) for p in chosen})
+
+
+class _Unlabelled(Exception):
+    """A text shows a plain int whose kind (number, player, piece) the generator could not tell."""
+
+
+def _text(v, kind):
+    """A value in an `end_game` text as labels.label writes it; `kind` is what kinds.py knows."""
+    t = type(v)
+    if t is str:
+        return v
+    if t is int:
+        if kind == "number":
+            return str(v)
+        if kind == "player":
+            return f"P{v + 1}"
+        raise _Unlabelled(v)
+    if v is None:
+        return "none"
+    if t is bool:
+        return "true" if v else "false"
+    if t is list:
+        return ", ".join(_text(x, kind) for x in v)
+    if t is tuple:
+        return "(" + ", ".join(_text(x, kind) for x in v) + ")"
+    if isinstance(v, dict):
+        for key in ("label", "name", "id"):
+            if key in v:
+                return str(v[key])
+    return str(v)
+
+
+# work budget
+
+class _OverBudget(RuntimeError):
+    """A generated loop ran past the rule file's `steps` limit (budget.py): the caller replays
+    the game in the engine, which reports it with its error code and position."""
+
+
+def _over_steps(limit, where):
+    raise _OverBudget(f"more than {limit} loop iterations (limit `steps`) at {where}")
+
+
+def _as_piece_list(x):
+    """One piece (an int) or several, as a new list (compiler._as_pieces)."""
+    return [x] if type(x) is int else list(x)

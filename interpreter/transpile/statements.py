@@ -102,7 +102,12 @@ class StatementWriter(WriterBase):
             self.body(n.orelse, dict(env), depth + 1, chooser)
 
     def s_While(self, n, env, depth, chooser):
+        # counted over the whole game, not since the last decision as the engine does: stops every
+        # endless loop (and a very long game, which the caller then replays in the engine)
         self.emit(depth, f"while {self.expr(n.cond, env)}:")
+        self.emit(depth + 1, "_steps += 1")
+        self.emit(depth + 1, f"if _steps > {self.d.limits.steps}:")
+        self.emit(depth + 2, f"_over_steps({self.d.limits.steps}, {str(n.pos)!r})")
         self.body(n.body, dict(env), depth + 1, chooser)
 
     def s_For(self, n, env, depth, chooser):
