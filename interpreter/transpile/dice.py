@@ -121,6 +121,8 @@ class DiceWriter(PieceKindWriter):
     def e_Compare(self, n, env):
         zone_like = [x for x in (n.left, n.right) if self.is_zone(x, env)
                      or (isinstance(x, ast.Attr) and x.name == "zone")]
+        if zone_like and n.op in ("in", "not_in"):
+            raise self.unsupported("a zone looked for in a list (lists of zones compare by contents)", n)
         if zone_like and n.op in ("==", "!="):  # a zone is one list: the same list, not equal contents
             if len(zone_like) != 2:
                 raise self.unsupported("comparing a zone with something else", n)
@@ -325,10 +327,7 @@ class DiceWriter(PieceKindWriter):
         if not self.seen_kept:
             return  # only in the final scoring: nothing is chosen after it
         w = self.revealed(n.what, env, depth, n)
-        kind = self.kind(n.to, env)
-        if kind != VALUE:
-            raise self.unsupported("`reveal … to` something not known to be players", n)
-        who = self.expr(n.to, env)
+        who = self.expr(n.to, env)  # a number is one player, else a list of them (_as_players)
         pc = self.fresh("pc")
         self.emit(depth, f"for {pc} in {w}:")
         self.emit(depth + 1, f"SEEN[{pc}] = _seen_by(SEEN[{pc}], {who})")
