@@ -40,7 +40,7 @@ class PieceKindWriter(WriterBase):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.code_kinds: dict[str, Any] = {}
-        self._var_kinds: dict[str, Any] = {}
+        self._var_kinds: dict[str, Any] | None = None
 
     def bind_kind(self, code: str, kind: Any, node: Any = None) -> None:
         """Record a local's kind; a local given values of two kinds cannot be told (refused)."""
@@ -174,17 +174,21 @@ class PieceKindWriter(WriterBase):
 
     def var_kind(self, name: str) -> Any:
         """A variable's kind: that of its initial value joined with every value assigned to it
-        anywhere in the rule file (None while being worked out: a variable set from itself)."""
-        if name in self._var_kinds:
-            return self._var_kinds[name]
-        self._var_kinds[name] = EMPTY  # while worked out (set from itself): the least kind, then again
-        for _ in range(4):
-            out = self._var_kind_once(name)
-            if out == self._var_kinds[name]:
-                return out
-            self._var_kinds[name] = out
-        self._var_kinds[name] = None
-        return None
+        anywhere in the rule file. Worked out for all variables at once, from the least kind up
+        until nothing changes (variables set from each other); what does not settle is unknown."""
+        if self._var_kinds is None:
+            self._var_kinds = {}
+            table = {v: EMPTY for v in self.d.variables}
+            self._var_kinds = table
+            for _ in range(6):
+                before = dict(table)
+                for v in table:
+                    table[v] = self._var_kind_once(v)
+                if table == before:
+                    break
+            else:
+                self._var_kinds = {v: None for v in table}
+        return self._var_kinds.get(name)
 
     def _var_kind_once(self, name: str) -> Any:
         spec = ((self.L.doc.get("variables") or {}).get(name) or {})
