@@ -141,24 +141,28 @@ def _piece_options(cands, who, ps):
             ordered, vis_up, vis_down, owner = zi[id(z)]
             up_seen = vis_up == "all" or (vis_up == "owner" and owner == who)
             down_seen = vis_down == "all" or (vis_down == "owner" and owner == who)
-        f = face[v]
-        up = up0[v] if f is None else f
-        s = seen[v] if seen is not None else None
-        if (up_seen if up else down_seen) or (s is not None and who in s):
-            if ordered or singular[v]:
-                key = v
-            else:
-                ds = dyn[v]
-                if not ds:
-                    values = ()
-                elif len(ds) == 1:
-                    x = ds[0][v]
-                    values = (x,) if type(x) is not list and type(x) is not dict else (_hashable_look(x),)
+            open_zone = up_seen and down_seen  # every piece there seen, whatever its face
+        if open_zone and (ordered or singular[v]):
+            key = v
+        else:
+            f = face[v]
+            up = up0[v] if f is None else f
+            s = seen[v] if seen is not None else None
+            if (up_seen if up else down_seen) or (s is not None and who in s):
+                if ordered or singular[v]:
+                    key = v
                 else:
-                    values = tuple(_hashable_look(d[v]) for d in ds)
-                key = (id(z), vkey[v], f, values, s)
-        else:  # three parts: never equal to a visible piece's key (five parts, or the piece)
-            key = (id(z), hkey[v], up)
+                    ds = dyn[v]
+                    if not ds:
+                        values = ()
+                    elif len(ds) == 1:
+                        x = ds[0][v]
+                        values = (x,) if type(x) is not list and type(x) is not dict else (_hashable_look(x),)
+                    else:
+                        values = tuple(_hashable_look(d[v]) for d in ds)
+                    key = (id(z), vkey[v], f, values, s)
+            else:  # three parts: never equal to a visible piece's key (five parts, or the piece)
+                key = (id(z), hkey[v], up)
         if key not in keys:
             keys.add(key)
             options.append(v)
