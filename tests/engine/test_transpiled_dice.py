@@ -76,8 +76,9 @@ def write(tmp_path: Path, text: str) -> Path:
     return path
 
 
-# Dice of two faces, kept face down in a public tray (hidden), peeked at (seen), and tokens
-# whose changing attribute is set to its own starting value (a look the engine tells apart).
+# Dice of two faces, kept face down in a public tray (hidden), peeked at (seen); tokens whose
+# changing attribute is set to its own starting value (a look the engine tells apart from one
+# never set); chips lying face down (hidden: alike) among them, turned over when taken.
 LOOKS = """
 components:
   die:
@@ -92,6 +93,11 @@ components:
     mutable: {marked: false}
     items:
       - {id: token, count: 4}
+  chip:
+    start: pool
+    face: down
+    items:
+      - {id: chip, count: 4}
 zones:
   cup: {per: [player], visibility: owner}
   tray: {per: [player], face: down}
@@ -115,10 +121,13 @@ flow:
           reveal e to player
           choose f from tray[other] prompt "Look again"
           total[player] += f.value
-        choose t from pool prompt "Token"
+        choose t from pieces(token) prompt "Token"
         t.marked = false
         if t.marked == false and count(cup[player]) < 2:
-          move t to used
+          move t to used face down
+        choose c from pool prompt "Chip or token"
+        if c in pieces(chip):
+          flip c
 scoring:
   score: "disclose(total[player])"
 """
@@ -141,8 +150,8 @@ def test_pieces_that_look_alike_are_offered_once_as_the_engine_offers_them(tmp_p
 
 
 def test_each_part_of_a_look_matters(tmp_path):
-    """Leaving out any part of a look (grouping, who has seen a piece, a changing attribute's
-    entry left unset) makes the program offer other options than the engine."""
+    """Leaving out any part of a look (grouping, who has seen a piece, faces, a changing
+    attribute's entry left unset) makes the program offer other options than the engine."""
     from interpreter.transpile import program, runtime
     path = write(tmp_path, LOOKS)
     source = transpile(path, 2)
@@ -153,6 +162,10 @@ def test_each_part_of_a_look_matters(tmp_path):
     def unseen(c, who, ps):
         return runtime._piece_options(c, who, ps[:3] + (None,) + ps[4:])
     assert _namespace_runs(path, 2, source, program.namespace() | {"_piece_options": unseen}) > 0
+
+    def faceless(c, who, ps):
+        return runtime._piece_options(c, who, ps[:2] + ([None] * len(ps[2]),) + ps[3:])
+    assert _namespace_runs(path, 2, source, program.namespace() | {"_piece_options": faceless}) > 0
     assert "(D_marked, )" in source
     assert _namespace_runs(path, 2, source.replace("(D_marked, )", "(M_marked, )"), program.namespace()) > 0
 
@@ -261,6 +274,7 @@ def test_what_cannot_be_told_apart_is_refused_by_name(tmp_path, change, refused)
 
 
 def test_a_choice_among_pieces_and_players_at_once_is_refused(tmp_path):
-    text = LOOKS.replace('choose t from pool prompt "Token"', 'choose t from concat(pool, players) prompt "Token"')
+    text = LOOKS.replace('choose c from pool', 'choose c from concat(pool, players)')
+    assert text != LOOKS
     with pytest.raises(Unsupported, match="not known to be all pieces or all other values"):
         transpile(write(tmp_path, text), 2)
