@@ -19,9 +19,9 @@ from .piece_kinds import EMPTY, PIECE, PIECES, VALUE, PieceKindWriter, join
 
 
 class DiceWriter(PieceKindWriter):
-    def __init__(self, *args, looks: bool = True, **kwargs):
+    def __init__(self, *args, looks: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
-        self.looks = looks  # keep faces, reveals and looks (ProgramWriter drops them if nothing reads them)
+        self.looks = looks  # keep faces, reveals and looks (ProgramWriter.source: if a choice reads them)
         self.piece_choices = 0  # choices among pieces written (they read the looks)
         self.returns: list[str] = []  # how a `return` leaves each procedure being inlined
         self._pending: tuple | None = None
@@ -103,7 +103,7 @@ class DiceWriter(PieceKindWriter):
                 raise self.unsupported(".owner, both a piece's owner and a table row's field", n)
             return f"A_owner_[{self.expr(n.obj, env)}]"
         if n.name == "zone":
-            if self.kind(n.obj, env) != PIECE:
+            if self.rely(n.obj, env) != PIECE:
                 raise self.unsupported(".zone of something not known to be a piece", n)
             return f"loc[{self.expr(n.obj, env)}]"
         return super().e_Attr(n, env)
@@ -195,7 +195,7 @@ class DiceWriter(PieceKindWriter):
     def s_Roll(self, n, env, depth, chooser):
         if "value" not in self.mutable:
             raise self.unsupported("`roll` in a game without dice", n)
-        what, kind = self.expr(n.what, env), self.kind(n.what, env)
+        what, kind = self.expr(n.what, env), self.rely(n.what, env)
         if kind == PIECE:
             what = f"({what},)"
         elif kind not in (PIECES, EMPTY):
@@ -212,7 +212,7 @@ class DiceWriter(PieceKindWriter):
     # ------------------------------------------------------------------ faces and who saw what
     def pieces_code(self, node: ast.Node, env: dict, depth: int, n: ast.Node) -> str:
         """A fresh local holding the pieces of `node` (a piece, a list of pieces, a zone) as a list."""
-        kind = self.kind(node, env)
+        kind = self.rely(node, env)
         code = self.expr(node, env)
         w = self.fresh("w")
         if kind == PIECE:
@@ -336,7 +336,7 @@ class DiceWriter(PieceKindWriter):
     def choice_options(self, source: ast.Node, env: dict, who: str, n: ast.Node) -> str:
         """A list expression of a choice's options, as build_options offers them to `who`: each
         distinct value once, in order; pieces that look alike to `who` once (the first)."""
-        return self.options_code(self.expr(source, env), self.kind(source, env), who, n)
+        return self.options_code(self.expr(source, env), self.rely(source, env), who, n)
 
     def options_code(self, candidates: str, kind: Any, who: str, n: ast.Node) -> str:
         """The options (see choice_options) of candidates already written (`candidates`, whose

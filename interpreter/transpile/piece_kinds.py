@@ -40,17 +40,29 @@ class PieceKindWriter(WriterBase):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.code_kinds: dict[str, Any] = {}
+        self.relied: dict[str, Any] = {}  # locals whose kind some written code depends on
         self._var_kinds: dict[str, Any] | None = None
 
     def bind_kind(self, code: str, kind: Any, node: Any = None) -> None:
         """Record a local's kind; a local given values of two kinds cannot be told (refused)."""
         if code in self.code_kinds and code.isidentifier():
-            both = join(self.code_kinds[code], kind)
-            if both is None and self.code_kinds[code] is not None:
+            before = self.code_kinds[code]
+            both = join(before, kind)
+            if both is None and before is not None and kind is not None:
                 raise self.unsupported("a local holding pieces at one time and other values at another", node)
+            if code in self.relied and both != self.relied[code]:  # code written for the old kind
+                raise self.unsupported("a local whose kind changes after code was written for it", node)
             self.code_kinds[code] = both
             return
         self.code_kinds[code] = kind
+
+    def rely(self, node: ast.Node, env: dict) -> Any:
+        """The kind of `node`, for code that depends on it: the locals it reads keep their kinds
+        (bind_kind refuses a later binding that would change one)."""
+        for x in ast.walk(node):
+            if isinstance(x, ast.Name) and x.id in env and env[x.id] in self.code_kinds:
+                self.relied[env[x.id]] = self.code_kinds[env[x.id]]
+        return self.kind(node, env)
 
     def code_kind(self, code: str) -> Any:
         if code in self.code_kinds:

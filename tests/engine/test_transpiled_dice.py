@@ -278,3 +278,17 @@ def test_a_choice_among_pieces_and_players_at_once_is_refused(tmp_path):
     assert text != LOOKS
     with pytest.raises(Unsupported, match="not known to be all pieces or all other values"):
         transpile(write(tmp_path, text), 2)
+
+
+def test_a_local_whose_kind_changes_after_a_choice_read_it_is_refused(tmp_path):
+    """`xs` is an empty list (no pieces: its choice written as one among values) until the loop
+    binds it to pieces: the choice written first would not group them as the engine does."""
+    text = LOOKS.replace('''        choose c from pool prompt "Chip or token"''', '''        let xs = []
+        repeat 2:
+          if count(xs) > 0:
+            choose x from xs prompt "Again"
+          xs = [y for y in pool]
+        choose c from pool prompt "Chip or token"''')
+    assert text != LOOKS
+    with pytest.raises(Unsupported, match="kind changes after code was written"):
+        transpile(write(tmp_path, text), 2)

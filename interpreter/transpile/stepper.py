@@ -1,0 +1,569 @@
+"""A generated program that STOPS at each decision and can be cloned there (issue 12, a probe).
+
+program.py writes ``play(seed, agents)``: a whole game, the agents called inline, nothing
+suspends. This writer turns the same rule file into a resumable program with a forward-model
+API in the manner of OpenSpiel:
+
+    new(seed) -> st        a game at its first decision (or over)
+    st[SEAT], st[OPTIONS]  who decides now and the plain list of what they can pick
+    apply(st, index)       continues the game to its next decision or its end (in place)
+    clone(st) -> st        an independent copy
+    over(st), returns(st), history(st)
+    rollout(st, index, agents)  apply, then the agents (``agents[seat](options) -> index``) play
+                           the rest inline, nothing stopping: a search's playout at the speed of
+                           program.py's ``play``
+
+The whole game is one plain list ``st``: the decision being waited for (``pc``, its id), the
+seat and options asked, the live locals of the flow at that decision (a tuple, "the frame"),
+the state's scalars (counters and variables that are rebound), the game's generator function,
+its objects (history, the engine's Rng, ``loc``, counter/variable families, zones: also that
+function's free variables, one closure per game), the running generator, the result.
+
+``_gen(st, ans)`` is the flow as program.py writes it, as a generator, lowered so that it can
+also start in the middle:
+
+- each decision site has an id; reaching it (``pc == 0``: running) builds its options, writes
+  pc, seat and options into ``st`` and yields (its locals stay in the generator's frame), or in
+  a rollout asks the agent and goes on; so ``apply`` is a ``send``;
+- a new generator started on a list whose ``pc`` is a site walks down to it and loads the frame
+  there (then records the answer and sets ``pc = 0``): statements that contain no decision run
+  only when ``pc == 0`` (those before the last decision of a block are guarded ``if not pc:``);
+  a compound statement containing decisions picks its way by ``pc``: the ids inside an `if`
+  branch / loop body are consecutive, so ``(lo <= pc <= hi) if pc else cond`` enters the one
+  holding the decision without evaluating the condition again; a `for`/`repeat` containing
+  decisions iterates by an index kept among the live locals;
+- ``clone`` and ``rollout`` first write a running generator's locals into the list
+  (``_plain``: the frame's names per site in ``_FRAMES``, read from ``gi_frame.f_locals``) and
+  drop it; the next ``apply`` of that list starts a new generator.
+
+What the straight writer covers minus what cannot stop: choices of several items (generated as
+a raise, as program.py does), optional choices and `where` (refused), a decision inside the
+`scoring.final` block (refused).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from .. import ast
+from . import stepper_runtime
+from .base import is_simple
+from .program import ProgramWriter, namespace
+from .rulefile import RuleFile
+
+PC, SEAT, OPTIONS, FRAME = 0, 1, 2, 3
+_BODIES = (ast.If, ast.While, ast.For, ast.Repeat, ast.Simultaneous)
+
+
+class StepperWriter(ProgramWriter):
+    """The resumable program of one rule file for `n` players (see the module's docstring)."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.sites = 0  # decision sites written so far (their ids are 1..sites)
+        self.made: set[str] = set()  # every local name fresh() gave out
+        self.outer: list[list[str]] = []  # live locals of the code around an inlined body
+        self._stops: dict[int, bool] = {}
+        self.exclusive_next = True  # the next block is entered only when pc is 0 or inside it
+        self.frames: dict[int, list] = {}  # each decision site's live locals
+        self.sole = False  # the statement being written is the last decision of such a block
+
+    def fresh(self, stem: str) -> str:
+        name = super().fresh(stem)
+        self.made.add(name)
+        return name
+
+    # ------------------------------------------------------------------ the state's layout
+    def state_names(self) -> tuple[list[str], list[str]]:
+        """(scalars rebound by the flow, objects changed in place), in st's order after FRAME."""
+        scalars, families = ["_steps", "_reason"], []
+        for name, fam in {**self.d.counters, **self.d.variables}.items():
+            prefix = "v_" if name in ("round", "phase") or name not in self.d.counters else "c_"
+            (families if fam.dims and name not in ("round", "phase") else scalars).append(prefix + name)
+        zones = [f"z_{name}" for name in self.lay.zone_index]
+        return scalars, ["history", "rng", "loc", *families, *zones]
+
+    # ------------------------------------------------------------------ what can stop
+    def stops(self, n: Any) -> bool:
+        """Whether a statement can reach a decision (memoised per node)."""
+        key = id(n)
+        if key not in self._stops:
+            self._stops[key] = False  # a procedure calling itself: refused when inlined
+            self._stops[key] = self._can_stop(n)
+        return self._stops[key]
+
+    def _can_stop(self, n: Any) -> bool:
+        if isinstance(n, ast.Choose):
+            return n.count == "one"
+        if isinstance(n, ast.Perform):
+            return True
+        if isinstance(n, ast.If):
+            return any(self.stops(s) for _, body in n.branches for s in body) or any(map(self.stops, n.orelse))
+        if isinstance(n, _BODIES):
+            return any(map(self.stops, n.body))
+        proc = self._called_proc(n)
+        return proc is not None and any(map(self.stops, self.L.procs[proc.proc.name]))
+
+    def _called_proc(self, n: Any) -> Any:
+        if isinstance(n, ast.ExprStmt) and isinstance(n.expr, ast.Call) and isinstance(n.expr.func, ast.Name):
+            fn = self.d.functions.get(n.expr.func.id)
+            if fn is not None and fn.proc is not None:
+                return fn
+        return None
+
+    # ------------------------------------------------------------------ the program
+    def source(self) -> str:
+        if self.mutable:  # their lists (dice.py) are not among the state's objects a copy copies
+            raise self.unsupported(f"pieces with changing attributes ({', '.join(self.mutable)})")
+        final = self.L.procs.get("scoring:final") or []
+        if any(map(self.stops, final)):
+            raise self.unsupported("a decision in scoring.final")
+        out = self.header()
+        scalars, objects = self.state_names()
+        self.scalars, self.objects = scalars, objects
+        run = FRAME + 1 + len(scalars)
+        self.lines = []
+        self.emit(0, f"def _game({', '.join(objects)}):")
+        self.emit(1, "def _gen(st, ans, _agents=None):")
+        self.emit(2, f"nonlocal {', '.join(objects)}")
+        self.emit(2, f"({', '.join(['pc', '_seat', '_options', 'frame'] + scalars)},) = st[:{run}]")
+        self.emit(2, "if pc:")
+        self.emit(3, "if pc < 0:")
+        self.emit(4, "raise ValueError('the game is over')")
+        self.emit(3, "if not 0 <= ans < len(_options):")
+        self.emit(4, "raise IndexError(f'option {ans!r} of {len(_options)}')")
+        self.emit(2, "try:")
+        self.emit(3, "if not pc:  # a new game: ans is the seed")
+        self.emit(4, "rng = _Rng(ans)")
+        self.emit(4, "history = []")
+        self.emit(4, "_reason = None")
+        self.emit(4, "_steps = 0")
+        start = len(self.lines)
+        self.state_init()
+        self.lines[start:] = ["            " + line for line in self.lines[start:]]
+        self.emit(4, f"st[{run + 1}:{run + 1 + len(objects)}] = [{', '.join(objects)}]")
+        mark = len(self.lines)
+        self.block(self.L.procs["main"], {}, 3, None)
+        self.emit(3, "pass")
+        start = len(self.lines)
+        self.ending()  # written at depth 1: moved into _gen below
+        result = self.lines.pop().strip()
+        if not result.startswith("return scores, history, winners, "):
+            raise self.unsupported("an ending this writer does not know")  # scoring.py changed
+        self.emit(1, f"st[:{FRAME + 1}] = (-1, None, [], None)")
+        self.emit(1, f"st[-1] = ({result[len('return '):]})")
+        self.lines[start:] = ["    " + line for line in self.lines[start:]]
+        body = _merge_guards(self.lines)
+        lines = body[:mark] + self.nested_functions(3) + body[mark:] + ["    return _gen"]
+        out.append("\n".join(lines) + "\n\n\n")
+        out.append(f"_FRAMES = {[None] + [tuple(self.frames[i]) for i in range(1, self.sites + 1)]!r}\n")
+        out.append(f"_SCALARS = {tuple(scalars)!r}\n")
+        out.append(self.api(run, objects))
+        return "".join(out)
+
+    def api(self, run: int, objects: list) -> str:
+        """new/apply/rollout/clone and the slots' indices (RUN: the game's generator function,
+        GEN: its running generator or None), after _game."""
+        slot = {name: i for i, name in enumerate(objects, run + 1)}
+        size = run + len(objects) + 3
+        gen, first = size - 2, FRAME + 1
+        lines = [f"SIZE, RUN, GEN, RESULT, HISTORY = {size}, {run}, {gen}, {size - 1}, {slot['history']}",
+                 "", "", _API.replace("@RUN@", str(run)).replace("@GEN@", str(gen)).replace(
+                     "@NONES@", ", ".join(["None"] * len(objects))).replace("@SCALARS@", f"{first}:{run}"),
+                 "def clone(st):", f"    if st[{gen}] is not None:  # the next copies of st are cheaper",
+                 "        st[:] = _plain(st)", "    new = st[:]"]
+        # zones first, all copied in one pass; every other list that is one of them (loc's
+        # entries, a local naming a zone) becomes its copy through `memo` (id -> copy)
+        flat, parts, k = [], [], 0
+        for name, i in slot.items():
+            if not name.startswith("z_"):
+                continue
+            shape = self.zone_shape(name[2:])
+            if not shape:
+                flat.append(f"st[{i}]")
+                parts.append(f"    new[{i}] = zs[{k}]")
+            elif len(shape) == 1:
+                flat.append(f"*st[{i}]")
+                parts.append(f"    new[{i}] = zs[{k}:{k + shape[0]}]")
+            else:
+                rows, cols = shape
+                flat.append(f"*[z for row in st[{i}] for z in row]")
+                parts.append(f"    new[{i}] = [zs[{k} + r * {cols}:{k} + (r + 1) * {cols}] for r in range({rows})]")
+            k += len(shape) and shape[0] * (shape[1] if len(shape) == 2 else 1) or 1
+        lines += [f"    old = [{', '.join(flat)}]", "    zs = [z[:] for z in old]",
+                  "    memo = dict(zip(map(id, old), zs))", *parts,
+                  f"    new[{slot['loc']}] = loc = [None] * {len(self.lay.static)}",
+                  "    for z in zs:", "        for pc in z:", "            loc[pc] = z"]
+        # counters hold numbers and _reason a text: shared; a variable may hold anything
+        scalars = ["frame"] + self.scalars
+        lines += [f"    new[{i}] = _copy(st[{i}], memo)" for i, name in enumerate(scalars, FRAME)
+                  if name == "frame" or name.startswith("v_")]
+        lines += [f"    new[{i}] = st[{i}][:]" if name.startswith("c_") else f"    new[{i}] = _copy(st[{i}], memo)"
+                  for name, i in slot.items() if name.startswith(("c_", "v_"))]
+        lines += [f"    new[{slot['history']}] = list(st[{slot['history']}])",
+                  f"    new[{slot['rng']}] = st[{slot['rng']}].copy()",
+                  f"    new[{run}] = _game(*new[{run + 1}:{run + 1 + len(objects)}])", "    return new", ""]
+        return "\n".join(lines)
+
+    def zone_shape(self, name: str) -> tuple:
+        """() for one zone, (k,) for a family of k, (rows, cols) for two dimensions (as
+        program.state_init lays them out)."""
+        keys = list(self.lay.zone_index[name])
+        if keys == [()]:
+            return ()
+        if all(not isinstance(key, tuple) for key in keys):
+            return (len(keys),)
+        return (len({key[0] for key in keys}), len({key[1] for key in keys}))
+
+    # ------------------------------------------------------------------ blocks and guards
+    def block(self, stmts: list, env: dict, depth: int, chooser: str | None) -> None:
+        """Statements before the block's last decision run only when not resuming (pc == 0);
+        the rest need no test when the block is entered only to resume inside it."""
+        last = max((i for i, s in enumerate(stmts) if self.stops(s)), default=-1)
+        exclusive, self.exclusive_next = self.exclusive_next, True
+        i = 0
+        while i < len(stmts):
+            # after the last decision too when the block may be reached to resume after it
+            # (an inlined procedure followed by other decisions)
+            if (i < last or not exclusive) and not self.stops(stmts[i]):
+                j = i
+                while j < len(stmts) and not self.stops(stmts[j]):
+                    j += 1
+                self.emit(depth, "if not pc:")
+                self.body(stmts[i:j], env, depth + 1, chooser)
+                i = j
+                continue
+            # the last decision of a block entered only to resume inside it: a nonzero pc is
+            # always inside it (loops then test `pc or cond`); an inlined body inherits that
+            self.sole = exclusive and i == last
+            if self.stops(stmts[i]) and self._called_proc(stmts[i]) is not None:
+                self.exclusive_next = self.sole
+            super().block([stmts[i]], env, depth, chooser)
+            self.exclusive_next = True
+            i += 1
+
+    def live(self, env: dict, *more: str) -> list[str]:
+        """The locals a decision must keep: those in scope here and around the inlined bodies."""
+        names = [v for v in env.values() if v in self.made]
+        names += [v for level in self.outer for v in level]
+        names += [v for v in more if v in self.made]
+        return list(dict.fromkeys(names))
+
+    def placeholder(self, depth: int) -> tuple[int, int, int]:
+        """A line to fill in once the decision ids inside what follows are known."""
+        self.emit(depth, "")
+        return len(self.lines) - 1, depth, self.sites
+
+    def ids(self, since: int) -> str | None:
+        """The test `pc is one of the sites written after `since``, or None if there are none."""
+        lo, hi = since + 1, self.sites
+        if hi < lo:
+            return None
+        return f"pc == {lo}" if lo == hi else f"{lo} <= pc <= {hi}"
+
+    def fill(self, mark: tuple[int, int, int], keyword: str, cond: str, sole: bool = False) -> None:
+        """`keyword (ids if pc else cond):` for the statement at `mark` (cond None: `else`;
+        sole: every nonzero pc is inside, `pc or cond`)."""
+        index, depth, since = mark
+        inside = self.ids(since)
+        if sole and inside and cond is not None:
+            self.lines[index] = "    " * depth + f"{keyword} pc or {cond}:"
+            return
+        if cond is None:
+            test = f"not pc or {inside}" if inside else "not pc"
+        else:
+            test = f"({inside}) if pc else {cond}" if inside else f"not pc and {cond}"
+        self.lines[index] = "    " * depth + f"{keyword} {test}:"
+
+    # ------------------------------------------------------------------ decisions
+    def suspend(self, who: str, options: str, env: dict, depth: int) -> tuple[int, list]:
+        """The decision's stop: pc, seat and options written into st and a yield, or (in a
+        rollout) the agent asked here. Returns the site's id and its live locals, which a copy
+        must carry (the caller writes `resume` right after)."""
+        self.sites += 1
+        site = self.sites
+        frame = self.live(env, who, options)
+        self.emit(depth, f"if not {options}:")
+        self.emit(depth + 1, "raise RuntimeError('nothing to choose from')")
+        self.frames[site] = frame
+        self.emit(depth, "if _agents is not None:")
+        self.emit(depth + 1, f"ans = _agents[{who}]({options})")
+        self.emit(depth, "else:")
+        self.emit(depth + 1, f"st[:3] = ({site}, {who}, {options})")
+        self.emit(depth + 1, "ans = yield")
+        return site, frame
+
+    def resume(self, site: int, frame: list, who: str, depth: int) -> None:
+        """A new generator on a list stopped at this site: the frame back; then (also after a
+        yield or a rollout's agent) the answer recorded. The caller writes what it binds."""
+        self.emit(depth - 1, f"elif pc == {site}:")
+        self.emit(depth, f"{', '.join(frame)}, = frame")
+        self.emit(depth, "pc = 0")
+        self.emit(depth - 1, "if not pc:")
+        self.emit(depth, f"history.append([{who}, ans])")
+
+    def s_Choose(self, n, env, depth, chooser):
+        if not self.stops(n):
+            return super().s_Choose(n, env, depth, chooser)
+        if n.optional or n.where is not None:
+            raise self.unsupported("an optional choice or one with `where`", n)
+        self.emit(depth, "if not pc:")
+        who = self.chooser_of(n.by, env, depth + 1, chooser, n)
+        options = self.fresh("options")
+        self.emit(depth + 1, f"{options} = list(dict.fromkeys({self.expr(n.source, env)}))")
+        site, frame = self.suspend(who, options, env, depth + 1)
+        self.resume(site, frame, who, depth + 1)
+        env[n.var] = var = self.fresh(n.var)
+        self.emit(depth + 1, f"{var} = {options}[ans]")
+
+    def s_Perform(self, n, env, depth, chooser):
+        if n.optional or n.where is not None:
+            raise self.unsupported("an optional perform or one with `where`", n)
+        self.emit(depth, "if not pc:")
+        who = self.chooser_of(n.by, env, depth + 1, chooser, n)
+        options = self.fresh("actions")
+        self.emit(depth + 1, f"{options} = []")
+        acts = [self.d.actions[name] for name, _ in n.actions]
+        for act in acts:
+            if act.when_text is None:
+                self.emit(depth + 1, f"{options}.append({act.name!r})")
+                continue
+            cond = self.expr(self.L.parse_expr(act.when_text, act.pos), {"player": who})
+            self.emit(depth + 1, f"if {cond}:")
+            self.emit(depth + 2, f"{options}.append({act.name!r})")
+        site, frame = self.suspend(who, options, env, depth + 1)
+        self.resume(site, frame, who, depth + 1)
+        name = self.fresh("action")
+        self.emit(depth + 1, f"{name} = {options}[ans]")
+        self.outer.append(self.live(env))
+        for i, act in enumerate(acts):
+            mark = self.placeholder(depth)
+            proc = "action:" + act.name
+            if proc in self.inlining:
+                raise self.unsupported(f"the recursive action {act.name}", n)
+            self.inlining.append(proc)
+            self.body(self.L.procs[proc], {"player": who}, depth + 1, who)
+            self.inlining.pop()
+            self.fill(mark, "if" if i == 0 else "elif", f"{name} == {act.name!r}")
+        self.outer.pop()
+
+    # ------------------------------------------------------------------ compound statements
+    def s_If(self, n, env, depth, chooser):
+        if not self.stops(n):
+            return super().s_If(n, env, depth, chooser)
+        for i, (cond, stmts) in enumerate(n.branches):
+            test = self.expr(cond, env)
+            mark = self.placeholder(depth)
+            self.body(stmts, dict(env), depth + 1, chooser)
+            self.fill(mark, "if" if i == 0 else "elif", test)
+        if n.orelse:
+            mark = self.placeholder(depth)
+            self.body(n.orelse, dict(env), depth + 1, chooser)
+            self.fill(mark, "elif", None)
+
+    def s_While(self, n, env, depth, chooser):
+        if not self.stops(n):
+            return super().s_While(n, env, depth, chooser)
+        test, sole = self.expr(n.cond, env), self.sole
+        mark = self.placeholder(depth)
+        self.emit(depth + 1, "if not pc:")
+        self.emit(depth + 2, "_steps += 1")
+        self.emit(depth + 2, f"if _steps > {self.d.limits.steps}:")
+        self.emit(depth + 3, f"_over_steps({self.d.limits.steps}, {str(n.pos)!r})")
+        self.body(n.body, dict(env), depth + 1, chooser)
+        self.fill(mark, "while", test, sole)
+
+    def loop(self, seq_code: str, var_name: str, body: list, env: dict, depth: int, chooser: Any,
+             var_chooses: bool = False) -> None:
+        """`for var in seq` with decisions inside: the list and the position are live locals."""
+        seq, k, sole = self.fresh("seq"), self.fresh("k"), self.sole
+        self.emit(depth, "if not pc:")
+        self.emit(depth + 1, f"{seq} = {seq_code}")
+        self.emit(depth + 1, f"if type({seq}) is not list:")
+        self.emit(depth + 2, f"{seq} = list({seq})")
+        self.emit(depth + 1, f"{k} = 0")
+        mark = self.placeholder(depth)
+        inner = dict(env)
+        inner[var_name] = var = self.fresh(var_name)
+        inner["\0" + seq], inner["\0" + k] = seq, k  # live, under keys no rule name can have
+        self.emit(depth + 1, "if not pc:")
+        self.emit(depth + 2, f"{var} = {seq}[{k}]")
+        self.emit(depth + 2, f"{k} += 1")
+        self.body(body, inner, depth + 1, var if var_chooses else chooser)
+        self.fill(mark, "while", f"{k} < len({seq})", sole)
+
+    def s_For(self, n, env, depth, chooser):
+        if not self.stops(n):
+            return super().s_For(n, env, depth, chooser)
+        seq = self.expr(n.iter, env)
+        self.loop(f"list({seq})" if self.is_zone(n.iter, env) else seq, n.var, n.body, env, depth, chooser)
+
+    def s_Simultaneous(self, n, env, depth, chooser):
+        if not self.stops(n):
+            return super().s_Simultaneous(n, env, depth, chooser)
+        # as program.py: each chooser in seat order, the loop variable choosing
+        self.loop(f"sorted({self.expr(n.iter, env)})", n.var, n.body, env, depth, chooser, True)
+
+    def s_Repeat(self, n, env, depth, chooser):
+        if not self.stops(n):
+            return super().s_Repeat(n, env, depth, chooser)
+        self.loop(f"range({self.expr(n.count, env)})", "\0repeat", n.body, env, depth, chooser)
+
+    def s_ExprStmt(self, n, env, depth, chooser):
+        fn = self._called_proc(n)
+        if fn is None or not self.stops(n):
+            return super().s_ExprStmt(n, env, depth, chooser)
+        call = n.expr
+        if fn.proc.name in self.inlining:
+            raise self.unsupported(f"the recursive procedure {fn.name}", call)
+        if call.kwargs or len(call.args) != len(fn.params):
+            raise self.unsupported(f"this call of {fn.name}", call)
+        stmts = self.L.procs[fn.proc.name]
+        if any(isinstance(s, ast.Return) for s in ast.walk(stmts)):
+            raise self.unsupported(f"`return` in the procedure {fn.name}", call)
+        inner: dict = {}
+        for param, arg in zip(fn.params, call.args):
+            code = self.expr(arg, env)
+            if not is_simple(code):
+                name = self.fresh(param)
+                self.emit(depth, "if not pc:")
+                self.emit(depth + 1, f"{name} = {code}")
+                code = name
+            inner[param] = code
+        self.outer.append(self.live(env))
+        self.inlining.append(fn.proc.name)
+        self.block(stmts, inner, depth, inner.get("player"))
+        self.inlining.pop()
+        self.outer.pop()
+
+
+_API = '''def new(seed):
+    st = [0] + [None] * (SIZE - 1)
+    st[@RUN@] = _game(@NONES@)
+    g = st[@RUN@](st, seed)
+    try:
+        next(g)
+        st[@GEN@] = g
+    except StopIteration:
+        pass
+    return st
+
+
+def apply(st, ans):
+    if st[0] < 0:
+        raise ValueError('the game is over')
+    if not 0 <= ans < len(st[2]):
+        raise IndexError(f'option {ans!r} of {len(st[2])}')
+    g = st[@GEN@]
+    try:
+        if g is None:  # a copy: a new generator starts by walking down to its decision
+            g = st[@GEN@] = st[@RUN@](st, ans)
+            next(g)
+        else:
+            g.send(ans)
+    except StopIteration:
+        st[@GEN@] = None
+
+
+def rollout(st, ans, agents):
+    if st[@GEN@] is not None:
+        st[:] = _plain(st)
+    try:  # agents answer every decision: the generator runs to the end
+        next(st[@RUN@](st, ans, agents))
+    except StopIteration:
+        pass
+
+
+def _plain(st):
+    """st with the frame and the scalars written in (from its generator's locals, in a copy)."""
+    g = st[@GEN@]
+    if g is None:
+        return st
+    local = g.gi_frame.f_locals
+    out = st[:]
+    out[3] = tuple([local[name] for name in _FRAMES[st[0]]])
+    out[@SCALARS@] = [local[name] for name in _SCALARS]
+    out[@GEN@] = None
+    return out
+
+
+'''
+
+
+def _merge_guards(lines: list[str]) -> list[str]:
+    """Two `if not pc:` blocks in a row at one depth become one (fewer tests per run)."""
+    out: list[str] = []
+    open_guard: int | None = None  # the indent of the guard whose block the last lines are in
+    for line in lines:
+        indent = len(line) - len(line.lstrip())
+        if open_guard is not None and indent <= open_guard:
+            if indent == open_guard and line.strip() == "if not pc:":
+                continue
+            open_guard = None
+        if line.strip() == "if not pc:":
+            open_guard = indent
+        out.append(line)
+    return out
+
+
+def stepper_namespace() -> dict:
+    names = namespace()
+    names.update({k: v for k, v in vars(stepper_runtime).items() if k.startswith("_") and not k.startswith("__")})
+    return names
+
+
+def stepper_source(rules: str | Path | RuleFile, players: int = 2, options: dict | None = None,
+                   variants: Iterable[str | Path] = ()) -> str:
+    """The resumable program's source (raises Unsupported)."""
+    rule_file = rules if isinstance(rules, RuleFile) else RuleFile(rules, variants)
+    return StepperWriter(rule_file, players, options).source()
+
+
+class Stepper:
+    """The forward model of one generated resumable program (functions over a plain list `st`)."""
+
+    def __init__(self, names: dict):
+        self.new: Callable[[int], list] = names["new"]
+        self.apply: Callable[[list, int], None] = names["apply"]
+        self.rollout: Callable[[list, int, list], None] = names["rollout"]
+        self.clone: Callable[[list], list] = names["clone"]
+        self.plain: Callable[[list], list] = names["_plain"]  # the whole state in the list
+        self.result_slot, self.history_slot = names["RESULT"], names["HISTORY"]
+        self.source = names.get("__source__", "")
+
+    @staticmethod
+    def over(st: list) -> bool:
+        return st[PC] < 0
+
+    @staticmethod
+    def seat(st: list) -> int | None:
+        return st[SEAT]
+
+    @staticmethod
+    def options(st: list) -> list:
+        return st[OPTIONS]
+
+    def returns(self, st: list) -> list:
+        """The scores of a finished game (a game not over has none: raises)."""
+        if st[PC] >= 0:
+            raise ValueError("the game is not over")
+        return st[self.result_slot][0]
+
+    def result(self, st: list) -> tuple:
+        """(returns, history, winners, rounds, reason) of a finished game, as play() returns them."""
+        return st[self.result_slot]
+
+    def history(self, st: list) -> list:
+        """The decisions so far, [seat, index] each."""
+        return st[self.history_slot]
+
+
+def load_stepper(rules: str | Path | RuleFile, players: int = 2, options: dict | None = None,
+                 variants: Iterable[str | Path] = ()) -> Stepper:
+    """The resumable program of a rule file, ready to play (raises Unsupported)."""
+    source = stepper_source(rules, players, options, variants)
+    path = rules.path if isinstance(rules, RuleFile) else str(rules)
+    names = stepper_namespace()
+    exec(compile(source, f"<stepper {path}>", "exec"), names)
+    names["__source__"] = source
+    return Stepper(names)

@@ -1,0 +1,25 @@
+"""What the resumable programs (stepper.py) call to clone a game: copies of plain values that keep
+which list is which (a local or a variable naming a zone becomes the copy of that zone: `memo`
+maps the id of every list already copied, the zones first, to its copy)."""
+from __future__ import annotations
+
+_NESTED = (list, tuple)
+_ATOMS = frozenset((int, str, bool, type(None), float))
+
+
+def _copy(v, memo):
+    """A value of the state or of a live local: lists and tuples copied (each list once), the
+    rest (numbers, texts, table rows that nothing changes) shared."""
+    t = type(v)
+    if t is list:
+        got = memo.get(id(v))
+        if got is None:
+            got = memo[id(v)] = v[:]
+            if not _ATOMS.issuperset(map(type, v)):
+                for i, x in enumerate(got):
+                    if type(x) in _NESTED:
+                        got[i] = _copy(x, memo)
+        return got
+    if t is tuple:
+        return tuple([_copy(x, memo) if type(x) in _NESTED else x for x in v])
+    return v
