@@ -28,6 +28,7 @@ class DiceWriter(PieceKindWriter):
         self.in_block: str | None = None  # the generator of a simultaneous block being written
         self.decisions_written = 0
         self.refused: list = []  # refusals raised once the whole program is written (options_code)
+        self.looks_wanted = False  # ProgramWriter.source: a choice among pieces asks to keep looks
         self.seen_kept = self.looks and any(
             isinstance(node, ast.Reveal) and node.to is not None
             for name, stmts in self.L.procs.items() if name != "scoring:final" for node in ast.walk(stmts))
@@ -102,6 +103,13 @@ class DiceWriter(PieceKindWriter):
             if "owner" in self.row_fields:
                 raise self.unsupported(".owner, both a piece's owner and a table row's field", n)
             return f"A_owner_[{self.expr(n.obj, env)}]"
+        if n.name == "face_up":
+            if not self.looks:
+                raise self.unsupported(".face_up while looks are not kept", n)
+            x = self.expr(n.obj, env)
+            if not is_simple(x) or self.rely(n.obj, env) not in (PIECE, None):
+                raise self.unsupported(".face_up of something not known to be a piece", n)
+            return f"(UP0[{x}] if FACE[{x}] is None else FACE[{x}])"
         if n.name == "zone":
             if self.rely(n.obj, env) != PIECE:
                 raise self.unsupported(".zone of something not known to be a piece", n)
@@ -347,7 +355,7 @@ class DiceWriter(PieceKindWriter):
             self.refused.append(self.unsupported(
                 "a choice among things not known to be all pieces or all other values", n))
             return "None"
-        if not self.looks:
+        if not self.looks:  # ProgramWriter.source writes the program again, keeping them
             raise self.unsupported("a choice among pieces while looks are not kept", n)
         self.piece_choices += 1
         return f"_piece_options({candidates}, {who}, PS)"

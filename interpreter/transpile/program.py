@@ -27,6 +27,7 @@ class ProgramWriter(DiceWriter, ScoringWriter, StatementWriter, ExpressionWriter
 
     def source(self) -> str:
         """The program; written again keeping the looks of pieces if a choice reads them."""
+        self.looks_wanted = True
         try:
             return self._source()
         except Unsupported as e:

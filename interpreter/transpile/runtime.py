@@ -214,6 +214,8 @@ def _mod(x, y):
     if type(x) is str:
         raise TypeError("% works on numbers, not on text")
     return x % y
+
+
 # scoring (interpreter/scoring.py's result, over plain values)
 
 def _scores(values):
