@@ -40,6 +40,7 @@ class PieceKindWriter(WriterBase):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.code_kinds: dict[str, Any] = {}
+        self._pending: tuple | None = None  # (rule name, kind) for the next fresh name of that stem
         self.relied: dict[str, Any] = {}  # locals whose kind some written code depends on
         self._var_kinds: dict[str, Any] | None = None
 
@@ -184,6 +185,63 @@ class PieceKindWriter(WriterBase):
             return VALUE
         return None
 
+    # ------------------------------------------------------------------ where names are bound
+    def s_Let(self, n, env, depth, chooser):
+        kind = self.kind(n.value, env)
+        super().s_Let(n, env, depth, chooser)
+        self.bind_kind(env[n.name], kind, n)
+
+    def s_Assign(self, n, env, depth, chooser):
+        t = n.target
+        if isinstance(t, ast.Name) and t.id in env and n.op == "=":
+            self.bind_kind(env[t.id], self.kind(n.value, env), n)
+        super().s_Assign(n, env, depth, chooser)
+
+    def fresh(self, stem: str) -> str:
+        name = super().fresh(stem)
+        pending = self.__dict__.get("_pending")
+        if pending is not None and pending[0] == stem:  # the loop variable of s_For/s_Simultaneous
+            self.code_kinds[name] = pending[1]
+            self._pending = None
+        return name
+
+    def _over(self, n: ast.Node, env: dict, zone_copy: bool) -> tuple[dict, ast.Node]:
+        """A loop's sequence, written now, as a name in a copy of env; the next fresh name made
+        for the loop variable records the elements' kind."""
+        seq = self.expr(n.iter, env)
+        if zone_copy and self.is_zone(n.iter, env):
+            seq = f"list({seq})"
+        inner = dict(env)
+        inner["\x00iter"] = seq
+        self._pending = (n.var, element(self.kind(n.iter, env)))
+        return inner, ast.Name(n.pos, "\x00iter")
+
+    def s_For(self, n, env, depth, chooser):
+        inner, it = self._over(n, env, True)
+        try:
+            super().s_For(ast.For(n.pos, n.var, it, n.body), inner, depth, chooser)
+        finally:
+            self._pending = None
+
+    def e_Comprehension(self, n, env):
+        inner = dict(env)
+        inner["\x00iter"] = self.expr(n.iter, env)
+        self._pending = (n.var, element(self.kind(n.iter, env)))
+        try:
+            return super().e_Comprehension(
+                ast.Comprehension(n.pos, n.elt, n.var, ast.Name(n.pos, "\x00iter"), n.cond), inner)
+        finally:
+            self._pending = None
+
+    def builtin(self, name: str, args: list, env: dict, n: ast.Node) -> str:
+        if len(args) == 2 and isinstance(args[1], ast.Lambda):  # the next fresh name: its variable
+            self._pending = (args[1].param, element(self.kind(args[0], env)))
+            try:
+                return super().builtin(name, args, env, n)
+            finally:
+                self._pending = None
+        return super().builtin(name, args, env, n)
+
     def var_kind(self, name: str) -> Any:
         """A variable's kind: that of its initial value joined with every value assigned to it
         anywhere in the rule file. Worked out for all variables at once, from the least kind up
@@ -254,3 +312,7 @@ def _assigns(target: ast.Node, name: str) -> bool:
         target = target.obj
     return isinstance(target, ast.Name) and target.id == name
 
+
+def element(kind: Any) -> Any:
+    """The kind of the elements of a list of this kind."""
+    return {PIECES: PIECE, LISTS: PIECES, VALUE: VALUE, EMPTY: EMPTY}.get(kind)

@@ -103,6 +103,10 @@ def _bottom_n(xs, k):
     return list(xs[-k:]) if k > 0 else []
 
 
+def _clamp(x, lo, hi):
+    return max(lo, min(hi, x))
+
+
 def _values_rank(values, table):
     """hand_rank of plain numbers (no suits), as builtins.poker._hand reads them."""
     for v in values:
