@@ -68,7 +68,8 @@ def bench(config: str, options: dict, rounds: int, games: int) -> str:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("configs", nargs="+")
-    ap.add_argument("--option", action="append", default=[], help="KEY=VALUE (JSON value), for every configuration")
+    ap.add_argument("--option", action="append", default=[],
+                    help="KEY=VALUE (a JSON value), for every configuration")
     ap.add_argument("--rounds", type=int, default=6)
     ap.add_argument("--games", type=int, default=10)
     args = ap.parse_args(argv)

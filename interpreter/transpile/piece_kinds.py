@@ -285,7 +285,8 @@ class PieceKindWriter(WriterBase):
                 local[st.name] = _marker(self.kind(st.value, local))
             elif t == "Assign":
                 if isinstance(st.target, ast.Name) and st.target.id in local:
-                    local[st.target.id] = _marker(join(self.code_kind(local[st.target.id]), self.kind(st.value, local)))
+                    before = self.code_kind(local[st.target.id])
+                    local[st.target.id] = _marker(join(before, self.kind(st.value, local)))
                 elif _assigns(st.target, name):
                     out = join(out, self.kind(st.value, local))
             elif t == "Choose":

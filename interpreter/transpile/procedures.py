@@ -25,7 +25,8 @@ class ProcedureWriter(PieceKindWriter):
         if not returns:
             return self._inline_bound(fn, call, env, depth, stmts)
         if any(r.value is not None for r in returns):
-            raise self.unsupported(f"`return` with a value in the procedure {fn.name} called as a statement", call)
+            raise self.unsupported(f"`return` with a value in the procedure {fn.name} (called as a statement)",
+                                   call)
         in_loop = _returns_in_loops(stmts)
         self.emit(depth, "try:" if in_loop else "while True:")
         self.returns.append("raise _Return" if in_loop else "break")
