@@ -135,6 +135,10 @@ def _piece_options(cands, who, ps):
     """options.build_options for a choice among pieces: each candidate once, but pieces that
     look alike to `who` (the same key as options._piece_key) only the first time. `hkey` and
     `vkey` number the layout's hidden and visible keys (equal keys, equal numbers)."""
+    if cands:
+        options = _open_options(cands, who, ps)
+        if options is not None:
+            return options
     loc, zi, face, seen, up0, singular, hkey, vkey, dyn = ps
     options, keys = [], set()
     last = None
@@ -145,32 +149,54 @@ def _piece_options(cands, who, ps):
             ordered, vis_up, vis_down, owner = zi[id(z)]
             up_seen = vis_up == "all" or (vis_up == "owner" and owner == who)
             down_seen = vis_down == "all" or (vis_down == "owner" and owner == who)
-            open_zone = up_seen and down_seen  # every piece there seen, whatever its face
-        if open_zone and (ordered or singular[v]):
-            key = v
-        else:
-            f = face[v]
-            up = up0[v] if f is None else f
-            s = seen[v] if seen is not None else None
-            if (up_seen if up else down_seen) or (s is not None and who in s):
-                if ordered or singular[v]:
-                    key = v
-                else:
-                    ds = dyn[v]
-                    if not ds:
-                        values = ()
-                    elif len(ds) == 1:
-                        x = ds[0][v]
-                        values = (x,) if type(x) is not list and type(x) is not dict else (_hashable_look(x),)
-                    else:
-                        values = tuple(_hashable_look(d[v]) for d in ds)
-                    key = (id(z), vkey[v], f, values, s)
-            else:  # three parts: never equal to a visible piece's key (five parts, or the piece)
-                key = (id(z), hkey[v], up)
+        f = face[v]
+        up = up0[v] if f is None else f
+        s = seen[v] if seen is not None else None
+        if (up_seen if up else down_seen) or (s is not None and who in s):
+            key = v if ordered or singular[v] else (id(z), vkey[v], f, _dyn_look(dyn[v], v), s)
+        else:  # three parts: never equal to a visible piece's key (five parts, or the piece)
+            key = (id(z), hkey[v], up)
         if key not in keys:
             keys.add(key)
             options.append(v)
     return options
+
+
+def _open_options(cands, who, ps):
+    """The options when every candidate lies in one zone that shows `who` all its pieces,
+    whatever their faces (options.open_zone / open_lookalikes); None otherwise."""
+    loc, zi, face, seen, up0, singular, hkey, vkey, dyn = ps
+    z = loc[cands[0]]
+    ordered, vis_up, vis_down, owner = zi[id(z)]
+    if not ((vis_up == "all" or (vis_up == "owner" and owner == who))
+            and (vis_down == "all" or (vis_down == "owner" and owner == who))):
+        return None
+    options, keys = [], set()
+    for v in cands:
+        if loc[v] is not z:
+            return None
+        if ordered or singular[v]:
+            key = v
+        else:  # one changing attribute (a die's value) as itself: pieces with equal vkey have the same
+            ds = dyn[v]
+            x = ds[0][v] if len(ds) == 1 else None
+            if x is None or type(x) is list or type(x) is dict:
+                x = _dyn_look(ds, v)
+            key = (vkey[v], face[v], x, seen[v] if seen is not None else None)
+        if key not in keys:
+            keys.add(key)
+            options.append(v)
+    return options
+
+
+def _dyn_look(ds, v):
+    """The changing attributes of piece v as a look shows them (lists and maps as tuples)."""
+    if not ds:
+        return ()
+    if len(ds) == 1:
+        x = ds[0][v]
+        return (x,) if type(x) is not list and type(x) is not dict else (_hashable_look(x),)
+    return tuple(_hashable_look(d[v]) for d in ds)
 
 
 def _simultaneous(block, players, agents, history):
