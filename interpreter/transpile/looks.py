@@ -26,6 +26,7 @@ class LooksWriter(PieceKindWriter):
         self.looks_wanted = False  # ProgramWriter.source: a choice among pieces asks to keep looks
         self.piece_choices = 0  # choices among pieces written (they read the looks)
         self.refused: list = []  # refusals raised once the whole program is written (options_code)
+        self.offering: list | None = None  # [kind, node, chooser] of the choice being written
         self.seen_kept = self.looks and any(
             isinstance(node, ast.Reveal) and node.to is not None
             for name, stmts in self.L.procs.items() if name != "scoring:final" for node in ast.walk(stmts))
@@ -275,13 +276,8 @@ class LooksWriter(PieceKindWriter):
         self.emit(depth + 1, f"SEEN[{pc}] = _seen_by(SEEN[{pc}], {who})")
 
     # ------------------------------------------------------------------ choices among pieces
-    def choice_options(self, source: ast.Node, env: dict, who: str, n: ast.Node) -> str:
-        """A list expression of a choice's options, as build_options offers them to `who`: each
-        distinct value once, in order; pieces that look alike to `who` once (the first)."""
-        return self.options_code(self.expr(source, env), self.rely(source, env), who, n)
-
     def options_code(self, candidates: str, kind: Any, who: str, n: ast.Node) -> str:
-        """The options (see choice_options) of candidates already written (`candidates`, whose
+        """The options (see offer) of candidates already written (`candidates`, whose
         kind is `kind`): what every pick of a choice offers, before a closing done/pass."""
         if kind in (VALUE, EMPTY):
             return f"list(dict.fromkeys({candidates}))"
@@ -295,15 +291,44 @@ class LooksWriter(PieceKindWriter):
         return f"_piece_options({candidates}, {who}, PS)"
 
     def s_Choose(self, n, env, depth, chooser):
-        if n.optional or n.where is not None or n.count != "one":
-            return super().s_Choose(n, env, depth, chooser)
+        """The statement writer's choice (choices.py's, where it is there), its options made by
+        `offer` below for the chooser it names (chooser_of); the chosen name keeps the kind of
+        what it was chosen from."""
+        kind = self.rely(n.source, env)
+        outer, self.offering = self.offering, [kind, n, None]
+        try:
+            if getattr(super(), "offer", None) is None and not (n.optional or n.where is not None
+                                                               or n.count != "one"):
+                self._choose_one(n, env, depth, chooser)  # no choices.py (its offer) to write it
+            else:
+                super().s_Choose(n, env, depth, chooser)
+        finally:
+            self.offering = outer
+        self.bind_kind(env[n.var], element(kind) if n.count == "one" else kind)
+
+    def _choose_one(self, n, env, depth, chooser) -> None:
         who = self.chooser_of(n.by, env, depth, chooser, n)
-        options = self.fresh("options")
-        self.emit(depth, f"{options} = {self.choice_options(n.source, env, who, n)}")
-        index = self.decide(options, who, depth)
         env[n.var] = var = self.fresh(n.var)
-        self.bind_kind(var, element(self.kind(n.source, env)))
+        options = self.fresh("options")
+        self.offer(options, self.expr(n.source, env), depth)
+        index = self.decide(options, who, depth)
         self.emit(depth, f"{var} = {options}[{index}]")
+
+    def chooser_of(self, by, env, depth, chooser, n):
+        who = super().chooser_of(by, env, depth, chooser, n)
+        if self.offering is not None and self.offering[1] is n:
+            self.offering[2] = who  # the choice's options are made for this player
+        return who
+
+    def offer(self, options: str, cands: str, depth: int, *rest) -> None:
+        """`options` = what the engine offers the chooser among the candidates `cands` (choices.py
+        asks for every pick of a choice: one, optional, of several)."""
+        if self.offering is None or self.offering[2] is None:
+            return super().offer(options, cands, depth, *rest)
+        kind, n, who = self.offering
+        if kind == PIECES and not self.looks and not self.looks_wanted:  # a writer that keeps no
+            return super().offer(options, cands, depth, *rest)  # looks (the stepper): choices.py's
+        self.emit(depth, f"{options} = {self.options_code(cands, kind, who, n)}")
 
 
 def _numbered(keys: list) -> list:
