@@ -6,6 +6,7 @@ adds: looks.py (changing attributes, faces, who saw what, choices among pieces),
 from __future__ import annotations
 
 from .. import ast
+from .base import Unsupported
 from .blocks import BlockWriter
 from .looks import LooksWriter
 from .piece_kinds import EMPTY, PIECE, PIECES, VALUE
@@ -39,13 +40,16 @@ class DiceWriter(LooksWriter, BlockWriter):
             self.emit(depth + 1, f"M_value[{pc}] = {value}")
 
     def e_BinOp(self, n, env):
-        # `//` and `%` are the cards area's: this stands in until theirs is on main (as the engine:
-        # `//` plain, `%` on numbers only: codegen.modulo)
+        # `//` and `%` are the cards area's (arithmetic.py): this stands in where theirs is not
+        # there (as the engine: `//` plain, `%` on numbers only: codegen.modulo)
+        try:
+            return super().e_BinOp(n, env)
+        except Unsupported:
+            if n.op not in ("//", "%"):
+                raise
         if n.op == "//":
             return f"({self.expr(n.left, env)} // {self.expr(n.right, env)})"
-        if n.op == "%":
-            return f"_mod({self.expr(n.left, env)}, {self.expr(n.right, env)})"
-        return super().e_BinOp(n, env)
+        return f"_mod({self.expr(n.left, env)}, {self.expr(n.right, env)})"
 
     def s_Perform(self, n, env, depth, chooser):
         if "event:action_end" in self.L.procs:  # the engine runs it after every perform
