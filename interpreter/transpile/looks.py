@@ -24,7 +24,6 @@ class LooksWriter(PieceKindWriter):
         super().__init__(*args, **kwargs)
         self.looks = looks  # keep faces, reveals and looks (ProgramWriter.source: if a choice reads them)
         self.looks_wanted = False  # ProgramWriter.source: a choice among pieces asks to keep looks
-        self.piece_choices = 0  # choices among pieces written (they read the looks)
         self.refused: list = []  # refusals raised once the whole program is written (options_code)
         self.offering: list | None = None  # [kind, node, chooser] of the choice being written
         self.seen_kept = self.looks and any(
@@ -287,7 +286,6 @@ class LooksWriter(PieceKindWriter):
             return "None"
         if not self.looks:  # ProgramWriter.source writes the program again, keeping them
             raise self.unsupported("a choice among pieces while looks are not kept", n)
-        self.piece_choices += 1
         return f"_piece_options({candidates}, {who}, PS)"
 
     def s_Choose(self, n, env, depth, chooser):
@@ -326,8 +324,8 @@ class LooksWriter(PieceKindWriter):
         if self.offering is None or self.offering[2] is None:
             return super().offer(options, cands, depth, *rest)
         kind, n, who = self.offering
-        if kind == PIECES and not self.looks and not self.looks_wanted:  # a writer that keeps no
-            return super().offer(options, cands, depth, *rest)  # looks (the stepper): choices.py's
+        if kind == PIECES and not self.looks and not self.looks_wanted:
+            return super().offer(options, cands, depth, *rest)  # a writer keeping no looks (the stepper)
         self.emit(depth, f"{options} = {self.options_code(cands, kind, who, n)}")
 
 
