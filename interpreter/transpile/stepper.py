@@ -113,6 +113,8 @@ class StepperWriter(ProgramWriter):
 
     # ------------------------------------------------------------------ the program
     def source(self) -> str:
+        if self.mutable:  # their lists (dice.py) are not among the state's objects a copy copies
+            raise self.unsupported(f"pieces with changing attributes ({', '.join(self.mutable)})")
         final = self.L.procs.get("scoring:final") or []
         if any(map(self.stops, final)):
             raise self.unsupported("a decision in scoring.final")
