@@ -57,10 +57,13 @@ class WriterBase:
         return Unsupported(what, node.pos if isinstance(node, ast.Node) else None)
 
     def _piece_attributes(self) -> dict[str, list]:
-        """Each fixed piece attribute as a list indexed by piece number (from the layout)."""
-        if self.d.mutable_attrs:
-            raise self.unsupported(f"pieces with changing attributes ({sorted(self.d.mutable_attrs)})")
+        """Each piece attribute as a list indexed by piece number (from the layout): the value of
+        a fixed one, the starting value of one that changes (the program copies those: dice.py)."""
+        self.mutable = sorted(self.d.mutable_attrs)
+        if "pos" in self.mutable:
+            raise self.unsupported("pieces with a changing attribute `pos` (grid positions)")
         names = {k for s in self.lay.static for k in s} - {"label", "labels", "owner"}
+        names |= set(self.mutable)
         return {k: [s.get(k) for s in self.lay.static] for k in sorted(names)}
 
     def _row_fields(self) -> set:

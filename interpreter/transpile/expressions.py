@@ -76,6 +76,8 @@ class ExpressionWriter(WriterBase):
         return f"[{self.expr(n.elt, inner)} for {var} in {self.expr(n.iter, env)}{cond}]"
 
     def e_BinOp(self, n, env):
+        if n.op in ("/", "//", "%"):
+            return self.division(n, env)  # arithmetic.py
         if n.op not in ("+", "-", "*"):
             raise self.unsupported(f"the operator {n.op}", n)
         return f"({self.expr(n.left, env)} {n.op} {self.expr(n.right, env)})"
@@ -168,6 +170,9 @@ class ExpressionWriter(WriterBase):
             var, body = self.lam(args[1], env)
             seq = self.expr(args[0], env)
             return f"[{body} for {var} in {seq}]" if name == "map" else f"[{var} for {var} in {seq} if {body}]"
+        if name in ("max", "min") and len(args) == 1:
+            default = self.expr(n.kwargs["default"], env) if n.kwargs else "None"
+            return f"_extreme_of({self.expr(args[0], env)}, {default}, {name})"
         if name in ("max", "min") and len(args) == 2:
             var, body = self.lam(args[1], env)
             default = self.expr(n.kwargs["default"], env) if n.kwargs else "None"

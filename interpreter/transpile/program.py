@@ -10,6 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from . import runtime
+from .arithmetic import ArithmeticWriter
+from .base import Unsupported
+from .choices import ChoiceWriter
+from .dice import DiceWriter
 from .expressions import ExpressionWriter
 from .final_state import FinalStateWriter
 from .scoring import ScoringWriter
@@ -21,8 +25,19 @@ def namespace() -> dict:
     return {k: v for k, v in vars(runtime).items() if k.startswith("_") and not k.startswith("__")}
 
 
-class ProgramWriter(ScoringWriter, StatementWriter, ExpressionWriter, FinalStateWriter):
+class ProgramWriter(DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter, ExpressionWriter, ArithmeticWriter,
+                    FinalStateWriter):
     """Python source of one game for `n` players, generated from the loaded rule file."""
+
+    def source(self) -> str:
+        """The program; written again keeping the looks of pieces if a choice reads them."""
+        self.looks_wanted = True
+        try:
+            return self._source()
+        except Unsupported as e:
+            if self.looks or "looks are not kept" not in e.what:
+                raise
+        return type(self)(self.L, self.n, self.options, looks=True)._source()
 
     def header(self) -> list[str]:
         """The program's constants: tables, piece attributes, pieces of each kind, the players."""
@@ -32,12 +47,14 @@ class ProgramWriter(ScoringWriter, StatementWriter, ExpressionWriter, FinalState
             out.append(f"T_{name} = {value!r}\n")
         for name, values in self.attrs.items():
             out.append(f"A_{name} = {values!r}\n")
+        out.extend(self.piece_tables() + self.dice_tables())
         for comp in sorted({s["kind"] for s in self.lay.static}):
             out.append(f"P_{comp} = {[i for i, s in enumerate(self.lay.static) if s['kind'] == comp]!r}\n")
+        out.append(f"_ALIKE = {self.lookalikes()!r}\n_ALIKES = frozenset(_ALIKE)\n")
         out.append(f"_PLAYERS = {list(range(self.n))!r}\n\n\n")
         return out
 
-    def source(self) -> str:
+    def _source(self) -> str:
         out = self.header()
         self.lines = []
         self.emit(0, "def play(seed, agents, state=None):  # state: a dict to fill with the final state")
@@ -46,6 +63,7 @@ class ProgramWriter(ScoringWriter, StatementWriter, ExpressionWriter, FinalState
         self.emit(1, "_reason = None")
         self.emit(1, "_steps = 0  # while loops' iterations (runtime._over_steps)")
         self.state_init()
+        self.piece_state_init()
         mark = len(self.lines)
         self.emit(1, "try:")
         self.block(self.L.procs["main"], {}, 2, None)
@@ -54,6 +72,8 @@ class ProgramWriter(ScoringWriter, StatementWriter, ExpressionWriter, FinalState
         self.state_export(1)
         body = self.lines
         lines = body[:mark] + self.nested_functions(1) + body[mark:]
+        if self.refused:
+            raise self.refused[0]
         return "".join(out) + "\n".join(lines) + "\n"
 
     def nested_functions(self, depth: int) -> list[str]:

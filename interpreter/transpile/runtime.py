@@ -89,6 +89,163 @@ def _number(v):
 
 
 
+
+# ---------------------------------------------------------------- dice (transpile/dice.py)
+class _Return(Exception):
+    """`return` from inside a loop of an inlined procedure."""
+
+
+def _top_n(xs, k):
+    return list(xs[:max(0, k)])
+
+
+def _bottom_n(xs, k):
+    return list(xs[-k:]) if k > 0 else []
+
+
+def _clamp(x, lo, hi):
+    return max(lo, min(hi, x))
+
+
+def _values_rank(values, table):
+    """hand_rank of plain numbers (no suits), as builtins.poker._hand reads them."""
+    for v in values:
+        if type(v) is not int:
+            raise TypeError(f"hand_rank: {v!r} is not a whole number")
+    return _poker_evaluate(values, [None] * len(values), table)[1]
+
+
+def _seen_by(before, players):
+    """State.reveal_to: who has seen a piece, as a sorted tuple."""
+    who = {players} if isinstance(players, int) else set(players)
+    if before:
+        who.update(before)
+    return tuple(sorted(who))
+
+
+def _hashable_look(v):
+    if isinstance(v, list):
+        return tuple(_hashable_look(x) for x in v)
+    if isinstance(v, dict):
+        return tuple(sorted((k, _hashable_look(x)) for k, x in v.items()))
+    return v
+
+
+def _piece_options(cands, who, ps):
+    """options.build_options for a choice among pieces: each candidate once, but pieces that
+    look alike to `who` (the same key as options._piece_key) only the first time. `hkey` and
+    `vkey` number the layout's hidden and visible keys (equal keys, equal numbers)."""
+    if cands:
+        options = _open_options(cands, who, ps)
+        if options is not None:
+            return options
+    loc, zi, face, seen, up0, singular, hkey, vkey, dyn = ps
+    options, keys = [], set()
+    last = None
+    for v in cands:
+        z = loc[v]
+        if z is not last:  # what the zone shows `who`, worked out once per run of one zone
+            last = z
+            ordered, vis_up, vis_down, owner = zi[id(z)]
+            up_seen = vis_up == "all" or (vis_up == "owner" and owner == who)
+            down_seen = vis_down == "all" or (vis_down == "owner" and owner == who)
+        f = face[v]
+        up = up0[v] if f is None else f
+        s = seen[v] if seen is not None else None
+        if (up_seen if up else down_seen) or (s is not None and who in s):
+            key = v if ordered or singular[v] else (id(z), vkey[v], f, _dyn_look(dyn[v], v), s)
+        else:  # three parts: never equal to a visible piece's key (five parts, or the piece)
+            key = (id(z), hkey[v], up)
+        if key not in keys:
+            keys.add(key)
+            options.append(v)
+    return options
+
+
+def _open_options(cands, who, ps):
+    """The options when every candidate lies in one zone that shows `who` all its pieces,
+    whatever their faces (options.open_zone / open_lookalikes); None otherwise."""
+    loc, zi, face, seen, up0, singular, hkey, vkey, dyn = ps
+    z = loc[cands[0]]
+    ordered, vis_up, vis_down, owner = zi[id(z)]
+    if not ((vis_up == "all" or (vis_up == "owner" and owner == who))
+            and (vis_down == "all" or (vis_down == "owner" and owner == who))):
+        return None
+    options, keys = [], set()
+    for v in cands:
+        if loc[v] is not z:
+            return None
+        if ordered or singular[v]:
+            key = v
+        else:  # one changing attribute (a die's value) as itself: pieces with equal vkey have the same
+            ds = dyn[v]
+            x = ds[0][v] if len(ds) == 1 else None
+            if x is None or type(x) is list or type(x) is dict:
+                x = _dyn_look(ds, v)
+            key = (vkey[v], face[v], x, seen[v] if seen is not None else None)
+        if key not in keys:
+            keys.add(key)
+            options.append(v)
+    return options
+
+
+def _dyn_look(ds, v):
+    """The changing attributes of piece v as a look shows them (lists and maps as tuples)."""
+    if not ds:
+        return ()
+    if len(ds) == 1:
+        x = ds[0][v]
+        return (x,) if type(x) is not list and type(x) is not dict else (_hashable_look(x),)
+    return tuple(_hashable_look(d[v]) for d in ds)
+
+
+def _simultaneous(block, players, agents, history):
+    """A simultaneous block as the engine runs its threads (compiler.s_Simultaneous, vm.run):
+    each player's block (a generator yielding (chooser, options)) up to its first decision,
+    in the order given; then, round after round, each waiting chooser in seat order
+    (State.current_players) decides and its block runs on to its next decision."""
+    waiting = []
+    for p in players:
+        g = block(p)
+        try:
+            who, options = next(g)
+        except StopIteration:
+            continue
+        if who != p:
+            raise RuntimeError("a simultaneous block asks another player")
+        waiting.append([who, options, g])
+    if len({w[0] for w in waiting}) < len(waiting):
+        raise RuntimeError("two blocks of a simultaneous statement wait for one player")
+    waiting.sort(key=_chooser)
+    while waiting:
+        done = False
+        for w in waiting:
+            who = w[0]
+            i = agents[who](w[1])
+            history.append([who, i])
+            try:
+                nxt, w[1] = w[2].send(i)
+            except StopIteration:
+                w[0] = None
+                done = True
+                continue
+            if nxt != who:
+                raise RuntimeError("a simultaneous block asks another player")
+        if done:
+            waiting = [w for w in waiting if w[0] is not None]
+
+
+def _chooser(w):
+    return w[0]
+
+
+def _mod(x, y):
+    """x % y on numbers only (codegen.modulo; the cards area's, until theirs is on main)."""
+    if type(x) is str:
+        raise TypeError("% works on numbers, not on text")
+    return x % y
+
+
 # scoring (interpreter/scoring.py's result, over plain values)
 
 def _scores(values):
@@ -160,3 +317,51 @@ class _OverBudget(RuntimeError):
 
 def _over_steps(limit, where):
     raise _OverBudget(f"more than {limit} loop iterations (limit `steps`) at {where}")
+
+
+# ---------------------------------------------------------------- cards: choices, arithmetic
+from ..options import DONE as _DONE, PASS as _PASS  # noqa: E402,F401 - used by generated code
+
+
+def _listed(xs):
+    """A choice's candidates as a new list (builtins.items: a list, a tuple or a map's keys)."""
+    t = type(xs)
+    if t is list:
+        return xs[:]
+    if t is tuple or t is dict:
+        return list(xs)
+    raise TypeError(f"expected a list or a zone, got {xs!r}")
+
+
+def _extreme_of(xs, default, pick):
+    """One-argument max/min (builtins.core._extreme without a function)."""
+    if type(xs) is not list:
+        xs = _listed(xs)
+    return pick(xs) if xs else default
+
+
+def _mod(x, y):
+    """x % y on numbers only (codegen.modulo: on a text, % would format it)."""
+    if type(x) is str:
+        raise TypeError("% works on numbers, not on text")
+    return x % y
+
+
+class _LookAlikes(RuntimeError):
+    """Two offered pieces may look alike (see choices.ChoiceWriter.offer): the engine plays this game."""
+
+
+def _no_lookalikes(options, alike, loc):
+    kinds = set()
+    for x in options:
+        kind = alike.get(x)
+        if kind is not None:
+            key = (kind, id(loc[x]))
+            if key in kinds:
+                raise _LookAlikes(f"pieces that may look alike are offered together ({options})")
+            kinds.add(key)
+
+
+def _as_piece_list(x):
+    """One piece (an int) or several, as a new list (compiler._as_pieces)."""
+    return [x] if type(x) is int else list(x)

@@ -178,7 +178,7 @@ class StatementWriter(WriterBase):
         options = self.fresh("options")
         # each distinct value is an option, in order (options.build_options); pieces too, which
         # is the engine's grouping only while no two offered pieces look alike to the chooser
-        self.emit(depth, f"{options} = list(dict.fromkeys({self.expr(n.source, env)}))")
+        self.offer(options, self.expr(n.source, env), depth)  # choices.py
         index = self.decide(options, who, depth)
         self.emit(depth, f"{var} = {options}[{index}]")
 
@@ -196,9 +196,8 @@ class StatementWriter(WriterBase):
             cond = self.expr(self.L.parse_expr(act.when_text, act.pos), {"player": who})
             self.emit(depth, f"if {cond}:")
             self.emit(depth + 1, f"{options}.append({act.name!r})")
-        index = self.decide(options, who, depth)
         name = self.fresh("action")
-        self.emit(depth, f"{name} = {options}[{index}]")
+        self.perform_pick(n, options, who, name, depth)  # choices.py: also optional ones
         for i, act in enumerate(acts):
             self.emit(depth, f"{'if' if i == 0 else 'elif'} {name} == {act.name!r}:")
             proc = "action:" + act.name
@@ -214,7 +213,9 @@ class StatementWriter(WriterBase):
         inner = dict(env)
         inner[n.var] = var = self.fresh(n.var)
         self.emit(depth, f"for {var} in sorted({self.expr(n.iter, env)}):")
+        self.sequential_block = True  # a choice of several here would be asked out of order
         self.body(n.body, inner, depth + 1, var)
+        self.sequential_block = False
 
     def s_ExprStmt(self, n, env, depth, chooser):
         e = n.expr

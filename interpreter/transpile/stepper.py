@@ -113,6 +113,8 @@ class StepperWriter(ProgramWriter):
 
     # ------------------------------------------------------------------ the program
     def source(self) -> str:
+        if self.mutable:  # their lists (dice.py) are not among the state's objects a copy copies
+            raise self.unsupported(f"pieces with changing attributes ({', '.join(self.mutable)})")
         final = self.L.procs.get("scoring:final") or []
         if any(map(self.stops, final)):
             raise self.unsupported("a decision in scoring.final")
@@ -301,8 +303,11 @@ class StepperWriter(ProgramWriter):
         self.emit(depth, f"history.append([{who}, ans])")
 
     def s_Choose(self, n, env, depth, chooser):
-        if not self.stops(n):
-            return super().s_Choose(n, env, depth, chooser)
+        if not self.stops(n):  # a choice of several (choices.py asks the agents inline): a raise here
+            env[n.var] = var = self.fresh(n.var)
+            self.emit(depth, f"raise NotImplementedError('transpile: the choice of several {n.var} at {n.pos}')")
+            self.emit(depth, f"{var} = None")
+            return
         if n.optional or n.where is not None:
             raise self.unsupported("an optional choice or one with `where`", n)
         self.emit(depth, "if not pc:")
