@@ -114,7 +114,7 @@ class ProgramWriter(DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter, Ex
             if len(fam.dims) != 1 or fam.dims[0].kind not in ("player", "range"):
                 raise self.unsupported(f"{section[:-1]} {name} with dimensions other than one player/range")
             slots = self._family_keys(lay.counters if is_counter else lay.variables, name)
-            if [int(i[0]) for i, _ in slots] != list(range(len(slots))):
+            if [i[0] for i, _ in slots] != list(range(len(slots))):
                 raise self.unsupported(f"{section[:-1]} {name} not indexed 0…k-1")
             code = self._initial(raw, fam, {"index": "index"})
             code = self.clamped(code, name) if is_counter else code
@@ -130,11 +130,13 @@ class ProgramWriter(DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter, Ex
                 self.emit(1, f"z_{name} = {init(())!r}")
                 every.append(f"z_{name}")
             elif all(not isinstance(k, tuple) for k in keys):
-                if sorted(int(k) for k in keys) != list(range(len(keys))):
+                if not all(isinstance(k, int) for k in keys) or sorted(map(int, keys)) != list(range(len(keys))):
                     raise self.unsupported(f"zone family {name} not indexed 0…k-1")
                 self.emit(1, f"z_{name} = {[init(k) for k in sorted(keys, key=int)]!r}")
                 every.append(f"*z_{name}")
             elif all(isinstance(k, tuple) and len(k) == 2 for k in keys):
+                if not all(isinstance(a, int) and isinstance(b, int) for a, b in keys):
+                    raise self.unsupported(f"zone family {name} not indexed 0…k-1 × 0…m-1")
                 rows = sorted({int(k[0]) for k in keys})
                 cols = sorted({int(k[1]) for k in keys})
                 dense = (rows, cols) == (list(range(len(rows))), list(range(len(cols))))
