@@ -6,7 +6,6 @@ the engine runs its `event:<name>` procedure with the emitting block's `player`.
 from __future__ import annotations
 
 from .. import ast
-from .base import is_simple
 from .piece_kinds import PieceKindWriter
 
 
@@ -41,19 +40,10 @@ class ProcedureWriter(PieceKindWriter):
 
     def _inline_bound(self, fn, call, env, depth, stmts) -> None:
         """StatementWriter.inline_proc's binding of arguments, with their kinds recorded."""
-        if fn.proc.name in self.inlining:
-            raise self.unsupported(f"the recursive procedure {fn.name}", call)
-        if call.kwargs or len(call.args) != len(fn.params):
-            raise self.unsupported(f"this call of {fn.name}", call)
-        inner: dict = {}
-        for param, arg in zip(fn.params, call.args):
-            kind = self.kind(arg, env)
-            code = self.expr(arg, env)
-            if not is_simple(code):
-                name = self.fresh(param)
-                self.emit(depth, f"{name} = {code}")
-                code = name
-            inner[param] = code
+        kinds = [self.kind(arg, env) for arg in call.args]
+        inner = self.proc_arguments(fn, call, env, depth)
+        for param, kind in zip(fn.params, kinds):
+            code = inner[param]
             if code.isidentifier() and not code.startswith(("c_", "v_", "z_", "_PLAYERS")):
                 self.bind_kind(code, kind, call)
         self.inlining.append(fn.proc.name)

@@ -228,22 +228,32 @@ class StatementWriter(WriterBase):
 
     def inline_proc(self, fn, call, env, depth) -> None:
         """A procedure's body, here, its parameters bound to the arguments (no call)."""
+        stmts = self.L.procs[fn.proc.name]
+        if any(isinstance(s, ast.Return) for s in ast.walk(stmts)):
+            raise self.unsupported(f"`return` in the procedure {fn.name}", call)
+        inner = self.proc_arguments(fn, call, env, depth)
+        self.inlining.append(fn.proc.name)
+        self.block(stmts, inner, depth, inner.get("player"))
+        self.inlining.pop()
+
+    def proc_arguments(self, fn, call, env: dict, depth: int, guard: str | None = None) -> dict:
+        """An inlined procedure's parameters -> the code of its arguments (each computed once,
+        into a fresh local unless it is a name or a constant; under `guard` when given)."""
         if fn.proc.name in self.inlining:
             raise self.unsupported(f"the recursive procedure {fn.name}", call)
         if call.kwargs or len(call.args) != len(fn.params):
             raise self.unsupported(f"this call of {fn.name}", call)
-        stmts = self.L.procs[fn.proc.name]
-        if any(isinstance(s, ast.Return) for s in ast.walk(stmts)):
-            raise self.unsupported(f"`return` in the procedure {fn.name}", call)
         inner: dict = {}
         for param, arg in zip(fn.params, call.args):
             code = self.expr(arg, env)
             if not is_simple(code):
                 name = self.fresh(param)
-                self.emit(depth, f"{name} = {code}")
+                if guard is None:
+                    self.emit(depth, f"{name} = {code}")
+                else:
+                    self.emit(depth, guard)
+                    self.emit(depth + 1, f"{name} = {code}")
                 code = name
             inner[param] = code
-        self.inlining.append(fn.proc.name)
-        self.block(stmts, inner, depth, inner.get("player"))
-        self.inlining.pop()
+        return inner
 

@@ -47,7 +47,6 @@ from typing import Any, Callable, Iterable
 
 from .. import ast
 from . import stepper_runtime
-from .base import is_simple
 from .program import ProgramWriter, namespace
 from .rulefile import RuleFile
 
@@ -417,22 +416,10 @@ class StepperWriter(ProgramWriter):
         if fn is None or not self.stops(n):
             return super().s_ExprStmt(n, env, depth, chooser)
         call = n.expr
-        if fn.proc.name in self.inlining:
-            raise self.unsupported(f"the recursive procedure {fn.name}", call)
-        if call.kwargs or len(call.args) != len(fn.params):
-            raise self.unsupported(f"this call of {fn.name}", call)
         stmts = self.L.procs[fn.proc.name]
         if any(isinstance(s, ast.Return) for s in ast.walk(stmts)):
             raise self.unsupported(f"`return` in the procedure {fn.name}", call)
-        inner: dict = {}
-        for param, arg in zip(fn.params, call.args):
-            code = self.expr(arg, env)
-            if not is_simple(code):
-                name = self.fresh(param)
-                self.emit(depth, "if not pc:")
-                self.emit(depth + 1, f"{name} = {code}")
-                code = name
-            inner[param] = code
+        inner = self.proc_arguments(fn, call, env, depth, guard="if not pc:")
         self.outer.append(self.live(env))
         self.inlining.append(fn.proc.name)
         self.block(stmts, inner, depth, inner.get("player"))
