@@ -74,7 +74,7 @@ class DiceWriter(LooksWriter, BlockWriter):
         if name == "clamp" and len(args) == 3:
             x, lo, hi = (self.expr(a, env) for a in args)
             return f"_clamp({x}, {lo}, {hi})"  # the arguments in their order
-        if name == "flatten" and len(args) == 1:  # dry's area; Dice Town rolls every cup at once
+        if name == "flatten" and len(args) == 1:  # e.g. rolling several zones' dice at once
             return f"[_x for _xs in {self.expr(args[0], env)} for _x in _xs]"
         if name == "hand_rank" and len(args) == 2 and not n.kwargs and self.kind(args[0], env) == VALUE:
             return f"_values_rank({self.expr(args[0], env)}, {self.expr(args[1], env)})"

@@ -200,12 +200,16 @@ class StatementWriter(WriterBase):
         self.perform_pick(n, options, who, name, depth)  # choices.py: also optional ones
         for i, act in enumerate(acts):
             self.emit(depth, f"{'if' if i == 0 else 'elif'} {name} == {act.name!r}:")
-            proc = "action:" + act.name
-            if proc in self.inlining:
-                raise self.unsupported(f"the recursive action {act.name}", n)
-            self.inlining.append(proc)
-            self.body(self.L.procs[proc], {"player": who}, depth + 1, who)
-            self.inlining.pop()
+            self.inline_action(act, who, depth + 1, n)
+
+    def inline_action(self, act, who: str, depth: int, n) -> None:
+        """A performed action's body, here, for the player `who` (recursion is refused)."""
+        proc = "action:" + act.name
+        if proc in self.inlining:
+            raise self.unsupported(f"the recursive action {act.name}", n)
+        self.inlining.append(proc)
+        self.body(self.L.procs[proc], {"player": who}, depth, who)
+        self.inlining.pop()
 
     def s_Simultaneous(self, n, env, depth, chooser):
         # every chooser decides in seat order (the engine's current_players), each seeing

@@ -340,12 +340,7 @@ class StepperWriter(ProgramWriter):
         self.outer.append(self.live(env))
         for i, act in enumerate(acts):
             mark = self.placeholder(depth)
-            proc = "action:" + act.name
-            if proc in self.inlining:
-                raise self.unsupported(f"the recursive action {act.name}", n)
-            self.inlining.append(proc)
-            self.body(self.L.procs[proc], {"player": who}, depth + 1, who)
-            self.inlining.pop()
+            self.inline_action(act, who, depth + 1, n)
             self.fill(mark, "if" if i == 0 else "elif", f"{name} == {act.name!r}")
         self.outer.pop()
 
