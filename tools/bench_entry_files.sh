@@ -3,7 +3,7 @@
 # player count, this checkout (in the form `rulebook simulate` chooses: the generated program
 # where it covers the configuration, else the engine) against c814bf9 (the "today"),
 # CPU time, the two engines alternating in worker processes (tools/bench_speed.py --only games
-# --transpiled). About 10-15 minutes on the shared 2-core machine with the defaults below.
+# --transpiled). About 5-15 minutes on the shared 2-core machine with the defaults below.
 #
 #   tools/bench_entry_files.sh                                   # every entry file
 #   tools/bench_entry_files.sh --files dogs_day,chicago_dry      # only paths containing these
