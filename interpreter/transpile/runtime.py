@@ -365,3 +365,34 @@ def _no_lookalikes(options, alike, loc):
 def _as_piece_list(x):
     """One piece (an int) or several, as a new list (compiler._as_pieces)."""
     return [x] if type(x) is int else list(x)
+
+
+# ---------------------------------------------------------------- lists (transpile/lists.py)
+from ..budget import METER as _METER  # noqa: E402
+from ..builtins.core import get as _get_of, sort as _sort_of  # noqa: E402
+from ..builtins.matching import assignable as _assignable_of  # noqa: E402
+
+
+def _unmetered(fn):
+    """An engine builtin called on plain lists (its state argument is not read for lists). The
+    work meter it charges is the engine's, zeroed at each of the engine's decisions: a generated
+    program has none in between, so it zeroes it first (its own loops count `steps`)."""
+    def call(*args):
+        _METER.work = 0
+        return fn(None, *args)
+    call.__doc__ = fn.__doc__
+    return call
+
+
+_sort = _unmetered(_sort_of)
+_assignable = _unmetered(_assignable_of)
+
+
+def _get(m, k, default=None):
+    """get(m, k, default) (builtins.core.get)."""
+    return _get_of(None, m, k, default)
+
+
+def _without(xs, ys):
+    """without(xs, ys): the elements of xs not in ys (builtins.core.without)."""
+    return [x for x in xs if x not in ys]
