@@ -5,7 +5,8 @@ writes that same slot, inside an `if` or a loop too, and the value is read after
 The generator writes each binding as a fresh Python name and gives nested blocks a copy of the
 names in scope; a binding of a name already bound in the same procedure is therefore written
 back to the earlier Python name (`m_1 = m_2`). A name the procedure received as a parameter is
-the caller's code, not a slot of this procedure: it is bound anew as before."""
+the caller's code, not a slot of this procedure: it is bound anew as before. A loop over a name
+the procedure bound before is refused (after the loop the engine's slot holds the last element)."""
 from __future__ import annotations
 
 from .piece_kinds import PieceKindWriter
@@ -37,6 +38,11 @@ class FrameWriter(PieceKindWriter):
         earlier = self._own(n.name, env)
         super().s_Let(n, env, depth, chooser)
         self._rebound(n.name, env, earlier, depth)
+
+    def s_For(self, n, env, depth, chooser):
+        if self._own(n.var, env) is not None:  # the engine's slot keeps the last element
+            raise self.unsupported(f"a loop over {n.var}, a local the procedure bound before", n)
+        super().s_For(n, env, depth, chooser)
 
     def s_Choose(self, n, env, depth, chooser):
         earlier = self._own(n.var, env)

@@ -16,7 +16,7 @@ class ListWriter(PieceKindWriter):
         if not (isinstance(node, ast.Name) and node.id not in env and node.id in self.d.zones
                 and self.d.zones[node.id].dims):
             raise self.unsupported("zones() of something not known to be a zone family", node)
-        codes = [self.zone_list_code(info) for info in self.lay.zones.values() if info.family == node.id]
+        codes = [self.zone_list_code(self.lay.zones[key]) for key in self.lay.family_zones[node.id]]
         return "[" + ", ".join(codes) + "]"
 
     def builtin(self, name: str, args: list, env: dict, n: ast.Node) -> str:
