@@ -384,8 +384,32 @@ def _unmetered(fn):
     return call
 
 
-_sort = _unmetered(_sort_of)
-_assignable = _unmetered(_assignable_of)
+_sort_any = _unmetered(_sort_of)
+
+
+def _sort(xs, f=None):
+    """sort(xs, f?) (builtins.core.sort): Python's stable sort by the keys where they compare
+    as they are (numbers, texts); keys Python cannot compare (none, mixed) go to the engine's."""
+    if type(xs) is not list:
+        return _sort_any(xs) if f is None else _sort_any(xs, f)
+    try:
+        return sorted(xs, key=f)
+    except TypeError:
+        return _sort_any(xs) if f is None else _sort_any(xs, f)
+_assignable_any = _unmetered(_assignable_of)
+
+
+def _assignable(xs, f):
+    """assignable(xs, x => options) (builtins.matching): no element, or one whose options are a
+    non-empty list, answered here (the common cases: the matching is not built); the engine's
+    builtin otherwise."""
+    if type(xs) is list and len(xs) < 2:
+        if not xs:
+            return True
+        options = f(xs[0])
+        if type(options) is list:
+            return len(options) > 0
+    return _assignable_any(xs, f)
 
 
 def _get(m, k, default=None):

@@ -236,3 +236,20 @@ def test_a_loop_over_a_name_bound_before_is_refused(tmp_path):
         """)
     with pytest.raises(Unsupported, match="a local the procedure bound before"):
         transpile(write(tmp_path, turn), 2)
+
+
+def test_the_runtimes_sort_and_assignable_answer_as_the_builtins():
+    """runtime._sort (Python's sort where keys compare, else the engine's) and
+    runtime._assignable (no element or one answered without a matching) on the cases that
+    take each path."""
+    from interpreter.builtins.core import sort
+    from interpreter.builtins.matching import assignable
+    from interpreter.transpile.runtime import _assignable, _sort
+
+    rows = [[2, "b"], [1, None], [2, "a"], [None, "c"], [1, 5]]
+    for xs, f in [([3, 1, 2, 1], None), ([3, 1, 2, 1], lambda x: -x), (rows, lambda r: r[0]),
+                  (rows, lambda r: r), (["b", "a", "c"], None), ((3, 1, 2), None)]:
+        assert _sort(xs, f) == (sort(None, xs) if f is None else sort(None, xs, f)), (xs, f)
+    options = {1: [7], 2: [7], 3: [], 4: [8, 9]}
+    for xs in ([], [1], [3], [1, 2], [1, 4], [4, 1, 2], [3, 4]):
+        assert _assignable(xs, options.get) == assignable(None, xs, options.get), xs
