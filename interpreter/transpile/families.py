@@ -18,37 +18,8 @@ _ZONE_LIST = re.compile(r"^z_[A-Za-z_0-9]+$")
 
 
 class FamilyWriter(WriterBase):
-    """Ids of components, boards and actions as texts, and zones passed to procedures (see the
-    module docstring)."""
-
-    def zone_local(self, node: ast.Node, env: dict) -> str | None:
-        """The list of the zone a parameter or a `let` names: bound to a zone expression (a
-        plain zone's list is bound as its own name, `z_bank`; an indexed one as a local)."""
-        if isinstance(node, ast.Name) and node.id in env:
-            code = env[node.id]
-            if _ZONE_LIST.match(code) or code in self.zone_locals:
-                return code
-        return None
-
-    def proc_arguments(self, fn, call, env: dict, depth: int, guard: str | None = None) -> dict:
-        inner = super().proc_arguments(fn, call, env, depth, guard)
-        for param, arg in zip(fn.params, call.args):
-            if self.is_zone(arg, env):
-                self.zone_locals.add(inner[param])
-        return inner
-
-    def s_Let(self, n, env, depth, chooser):
-        zone = self.is_zone(n.value, env)
-        super().s_Let(n, env, depth, chooser)
-        if zone:
-            self.zone_locals.add(env[n.name])
-
-    def zone(self, node: ast.Node, env: dict) -> str:
-        code = self.zone_local(node, env)
-        return code if code is not None else super().zone(node, env)
-
-    def is_zone(self, node: ast.Node, env: dict) -> bool:
-        return self.zone_local(node, env) is not None or super().is_zone(node, env)
+    """Ids of components, boards and actions as texts, and zones named by parameters and
+    `let` (see the module docstring)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -73,6 +44,13 @@ class FamilyWriter(WriterBase):
         if isinstance(node, ast.Name) and node.id in env and self.zone_family(node, env) is not None:
             return env[node.id]
         return None
+
+    def zone(self, node: ast.Node, env: dict) -> str:
+        code = self.zone_local(node, env)
+        return code if code is not None else super().zone(node, env)
+
+    def is_zone(self, node: ast.Node, env: dict) -> bool:
+        return self.zone_local(node, env) is not None or super().is_zone(node, env)
 
     def proc_arguments(self, fn, call, env: dict, depth: int, guard: str | None = None) -> dict:
         inner = super().proc_arguments(fn, call, env, depth, guard)

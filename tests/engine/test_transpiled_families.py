@@ -174,7 +174,7 @@ def test_list_builtins_give_the_engines_values(tmp_path):
     path = write(tmp_path)
     games = [engine_trace(Game.load(path), 2, None, seed, with_state=True) for seed in range(20)]
     assert len({str(g.state.vars["seen"]) for g in games}) > 5
-    assert {g.state.counters["matched"] for g in games} >= {0, 3} or len({g.state.counters["matched"] for g in games}) > 1
+    assert len({g.state.counters["matched"] for g in games}) > 1
     assert differences(path, 2, None, range(20)) == []
 
 
