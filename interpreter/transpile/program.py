@@ -16,8 +16,12 @@ from .choices import ChoiceWriter
 from .dice import DiceWriter
 from .expressions import ExpressionWriter
 from .final_state import FinalStateWriter
+from .grids import GridWriter
+from .rebind import RebindWriter
+from .lists import ListWriter
 from .scoring import ScoringWriter
 from .statements import StatementWriter
+from .value_procs import ValueProcWriter
 
 
 def namespace() -> dict:
@@ -25,8 +29,8 @@ def namespace() -> dict:
     return {k: v for k, v in vars(runtime).items() if k.startswith("_") and not k.startswith("__")}
 
 
-class ProgramWriter(DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter, ExpressionWriter, ArithmeticWriter,
-                    FinalStateWriter):
+class ProgramWriter(RebindWriter, ValueProcWriter, DiceWriter, ChoiceWriter, ScoringWriter, GridWriter, ListWriter, StatementWriter,
+                    ExpressionWriter, ArithmeticWriter, FinalStateWriter):
     """Python source of one game for `n` players, generated from the loaded rule file."""
 
     def source(self) -> str:
@@ -47,7 +51,7 @@ class ProgramWriter(DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter, Ex
             out.append(f"T_{name} = {value!r}\n")
         for name, values in self.attrs.items():
             out.append(f"A_{name} = {values!r}\n")
-        out.extend(self.piece_tables() + self.dice_tables())
+        out.extend(self.piece_tables() + self.dice_tables() + self.grid_tables())
         for comp in sorted({s["kind"] for s in self.lay.static}):
             out.append(f"P_{comp} = {[i for i, s in enumerate(self.lay.static) if s['kind'] == comp]!r}\n")
         out.append(f"_ALIKE = {self.lookalikes()!r}\n_ALIKES = frozenset(_ALIKE)\n")
@@ -71,7 +75,7 @@ class ProgramWriter(DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter, Ex
         self.ending()
         self.state_export(1)
         body = self.lines
-        lines = body[:mark] + self.nested_functions(1) + body[mark:]
+        lines = body[:mark] + self.nested_functions(1) + self.proc_defs + body[mark:]
         if self.refused:
             raise self.refused[0]
         return "".join(out) + "\n".join(lines) + "\n"
@@ -123,7 +127,7 @@ class ProgramWriter(DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter, Ex
         for name, table in lay.zone_index.items():
             fam = d.zones.get(name)
             if fam is not None and fam.grid is not None:
-                raise self.unsupported(f"grid zone {name}")
+                self.grid_zone_state(name, table)  # grids.py
             keys = list(table)
             init = lambda key: list(map(int, lay.initial_zones[table[key]]))  # noqa: E731
             if keys == [()]:

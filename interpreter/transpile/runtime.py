@@ -365,3 +365,9 @@ def _no_lookalikes(options, alike, loc):
 def _as_piece_list(x):
     """One piece (an int) or several, as a new list (compiler._as_pieces)."""
     return [x] if type(x) is int else list(x)
+
+
+# ---------------------------------------------------------------- grids (transpile/grids.py)
+from .grid_runtime import (_awards, _cell_of, _cells_with, _completable_anchors, _components, _get,  # noqa: E402,F401
+                           _grid_at, _grid_bbox, _grid_bbox_fits, _line_partition, _neighbor_values, _off_grids,
+                           _pass_zones, _place, _placements, _ranking, _tally)
