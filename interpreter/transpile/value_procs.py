@@ -63,8 +63,8 @@ class ValueProcWriter(PieceKindWriter):
             start = len(self.lines)
             self.body(self.L.procs[fn.proc.name], env, 2, None)
             self.emit(2, "return None")
-            shared = sorted(x for x in _assigned_names(self.lines[start:])
-                            if x.startswith(("c_", "v_")) or x in ("_steps", "_reason"))
+            state = {f"c_{c}" for c in self.d.counters} | {f"v_{v}" for v in self.d.variables} | {"_steps", "_reason"}
+            shared = sorted(_assigned_names(self.lines[start:]) & state)  # play()'s own names
             if shared:
                 self.lines.insert(start, "        " + f"nonlocal {', '.join(shared)}")
             kind: Any = EMPTY
