@@ -1,36 +1,101 @@
 """What generated programs call for grid zones (transpile/grids.py): a grid zone is a dict
-cell -> (piece, part) beside its list of pieces, as State.grid keeps it; `gpos[piece]` is the
-dict a piece lies on (None off every grid). The placement and look-ahead builtins are the
-engine's own cores (builtins.grid.placements, builtins.tiling.completable_anchors: same answers,
-same memos); the reads below are builtins.grid's over plain lists of attributes."""
+cell -> (piece, part) beside its list of pieces, as State.grid keeps it (a _Cells, which also
+keeps the answers given about it until it changes); `gpos[piece]` is the dict a piece lies on
+(None off every grid). The placement and look-ahead builtins are the engine's own cores
+(builtins.grid.placements, builtins.tiling.completable_anchors: same answers, same memos),
+asked once per question while the grid does not change; the reads below are builtins.grid's
+over plain lists of attributes."""
 from __future__ import annotations
 
 from ..builtins.core import get as _core_get
 from ..builtins.grid import (_components as _grid_components_of, _link_map as _grid_link_map, _cell as _grid_cell,
                              _adjacent as _grid_adjacent, grid_bbox as _grid_bbox_of, line_partition as _line_partition,
-                             placements as _placements, _bbox_fits as _grid_bbox_fits)
+                             placements as _engine_placements, _bbox_fits as _grid_bbox_fits)
 from ..builtins.majority import awards_by_place as _awards_of, ranking as _ranking_of
-from ..builtins.tiling import completable_anchors as _completable_anchors
+from ..builtins.tiling import completable_anchors as _engine_completable_anchors
 from ..state import check_grid_bounds as _check_grid_bounds
 
-__all__ = ["_line_partition", "_placements", "_completable_anchors", "_grid_bbox_fits"]
+__all__ = ["_line_partition", "_grid_bbox_fits"]
+
+
+class _Cells(dict):
+    """A grid zone's cells -> (piece, part); `memo`: answers of the placement and look-ahead
+    builtins about it, by question, emptied when it changes; `box`: the bounding box of its
+    cells [x0, y0, x1, y1]; `front`: the empty cells next to a covered one; `mask`: the cells
+    as bits from the box's corner (bit (y - y0) * _STRIDE + x - x0), at `corner` (None: not known)."""
+
+    __slots__ = ("memo", "box", "front", "mask", "corner")
+
+    def __init__(self):
+        super().__init__()
+        self.memo = {}
+        self.box = self.front = self.mask = self.corner = None
+
+
+_STRIDE = 64  # bits per row of a grid's mask
+_SHAPES_AT: dict = {}  # (mask, shape, w, h) -> the placements of the cells at the origin
+_SHAPES_AT_LIMIT = 50000
 
 
 def _place(pc, at, shape, g, z, spec, loc, gpos):
     """`move pc to <grid zone> at (x, y)` (State._move_onto_grid): off where it was, onto g."""
     at = tuple(at)
-    _off_grid(pc, gpos)
+    if gpos[pc] is not None:
+        _off_grid(pc, gpos)
     loc[pc].remove(pc)
-    covered = [(at[0] + dx, at[1] + dy) for dx, dy in shape]
+    ax, ay = at
+    covered = [(ax + dx, ay + dy) for dx, dy in shape]
     for cell in covered:
         if cell in g:
             raise RuntimeError(f"cell {cell} is already occupied")
-    _check_grid_bounds(spec, "grid", g, covered)
+    _check_bounds(spec, g, covered)
     for part, cell in enumerate(covered):
         g[cell] = (pc, part)
+    g.memo = {}
+    mask = g.mask
+    if mask is not None:
+        x0, y0 = g.corner
+        if g.box[0] == x0 and g.box[1] == y0:
+            for x, y in covered:
+                mask |= 1 << ((y - y0) * _STRIDE + x - x0)
+            g.mask = mask
+        else:
+            g.mask = None
+    front = g.front
+    if front is not None:
+        for cell in covered:
+            front.discard(cell)
+            x, y = cell
+            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if n not in g:
+                    front.add(n)
     z.append(pc)
     loc[pc] = z
     gpos[pc] = g
+
+
+def _check_bounds(spec, g, covered):
+    """check_grid_bounds with the grid's bounding box kept (g.box), which it brings up to date."""
+    if "width" in spec or "height" in spec or g.box is None:
+        _check_grid_bounds(spec, "grid", g, covered)
+        cells = list(g) + covered
+        xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+        g.box = [min(xs), min(ys), max(xs), max(ys)]
+        return
+    x0, y0, x1, y1 = g.box
+    for x, y in covered:
+        if x < x0:
+            x0 = x
+        if x > x1:
+            x1 = x
+        if y < y0:
+            y0 = y
+        if y > y1:
+            y1 = y
+    mw, mh = spec.get("max_width"), spec.get("max_height")
+    if (mw is not None and x1 - x0 + 1 > mw) or (mh is not None and y1 - y0 + 1 > mh):
+        raise RuntimeError(f"placing at {covered[-1]} would make the grid wider than its bounds")
+    g.box = [x0, y0, x1, y1]
 
 
 def _off_grid(pc, gpos):
@@ -39,7 +104,116 @@ def _off_grid(pc, gpos):
     if g is not None:
         for cell in [c for c, (p, _) in g.items() if p == pc]:
             del g[cell]
+        g.memo = {}
+        g.box = g.front = g.mask = None
         gpos[pc] = None
+
+
+def _placements(g, shape, w, h, blocked, links, include, start, fillable):
+    """grid_placements (builtins.grid.placements), asked once per question while g is the same;
+    on a grid with pieces and a bounded box, no blocked, linked or included cells, from the
+    cells next to the pieces (g.front) and the box (g.box), as builtins.grid._placements finds them."""
+    if g and not blocked and not links and not include and w is not None and h is not None:
+        return _open_placements(g, shape, w, h)
+    key = ("placements", shape, w, h, fillable)
+    args = (blocked, links, include, start)
+    asked = g.memo.get(key)
+    if asked is None:
+        asked = g.memo[key] = []
+    else:
+        for before, out in asked:
+            if before == args:
+                return out
+    out = _engine_placements(g, shape, w, h, blocked, links, include, start, fillable)
+    asked.append((args, out))
+    return out
+
+
+def _open_placements(g, shape, w, h):
+    """builtins.grid._placements without blocked, linked or included cells, g not empty: the
+    answer depends only on the cells moved to the origin (as builtins.grid.placements finds
+    too), so it is kept by their mask."""
+    box = g.box
+    if box is None:
+        xs, ys = [c[0] for c in g], [c[1] for c in g]
+        box = g.box = [min(xs), min(ys), max(xs), max(ys)]
+    x0, y0 = box[0], box[1]
+    mask = g.mask
+    if mask is None:
+        mask = 0
+        for x, y in g:
+            mask |= 1 << ((y - y0) * _STRIDE + x - x0)
+        g.mask, g.corner = mask, (x0, y0)
+    key = (mask, shape, w, h)
+    at = _SHAPES_AT.get(key)
+    if at is None:
+        if len(_SHAPES_AT) >= _SHAPES_AT_LIMIT:
+            _SHAPES_AT.clear()
+        at = _SHAPES_AT[key] = [(x - x0, y - y0) for x, y in _open_placements_of(g, shape, w, h)]
+    return [(x + x0, y + y0) for x, y in at]
+
+
+def _open_placements_of(g, shape, w, h):
+    """_open_placements, worked out."""
+    front = g.front
+    if front is None:
+        front = set()
+        for x, y in g:
+            front.update(((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)))
+        front.difference_update(g)
+        g.front = front
+    box = g.box
+    if box is None:
+        xs, ys = [c[0] for c in g], [c[1] for c in g]
+        box = g.box = [min(xs), min(ys), max(xs), max(ys)]
+    bx0, by0, bx1, by1 = box
+    if len(shape) == 1 and shape[0] == (0, 0):
+        lo_x, hi_x, lo_y, hi_y = bx1 - w + 1, bx0 + w - 1, by1 - h + 1, by0 + h - 1
+        out = [c for c in front if lo_x <= c[0] <= hi_x and lo_y <= c[1] <= hi_y]
+    else:
+        sx = [d[0] for d in shape]
+        sy = [d[1] for d in shape]
+        if max(sx) - min(sx) + 1 > w or max(sy) - min(sy) + 1 > h:
+            return []
+        lo_x, hi_x = bx1 - w + 1 - min(sx), bx0 + w - 1 - max(sx)
+        lo_y, hi_y = by1 - h + 1 - min(sy), by0 + h - 1 - max(sy)
+        anchors = set()
+        for tx, ty in front:
+            for dx, dy in shape:
+                ax, ay = tx - dx, ty - dy
+                if lo_x <= ax <= hi_x and lo_y <= ay <= hi_y:
+                    anchors.add((ax, ay))
+        out = []
+        for a in anchors:
+            ax, ay = a
+            for dx, dy in shape:
+                if (ax + dx, ay + dy) in g:
+                    break
+            else:
+                out.append(a)
+    out.sort(key=_row_major)
+    return out
+
+
+def _row_major(c):
+    return (c[1], c[0])
+
+
+def _completable_anchors(g, shapes, shape, anchors, w, h, blocked, links, include, paths, first):
+    """grid_completable_anchors (builtins.tiling.completable_anchors), asked once per question
+    while g is the same."""
+    key = ("completable", w, h, paths, first)
+    args = (shapes, shape, anchors, blocked, links, include)
+    asked = g.memo.get(key)
+    if asked is None:
+        asked = g.memo[key] = []
+    else:
+        for before, out in asked:
+            if before == args:
+                return out
+    out = _engine_completable_anchors(g, shapes, shape, anchors, w, h, blocked, links, include, paths, first)
+    asked.append((args, out))
+    return out
 
 
 def _off_grids(w, gpos):

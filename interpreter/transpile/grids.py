@@ -29,9 +29,9 @@ class GridWriter(PieceKindWriter):
         """program.state_init: the cells of grid zone family `name` (its lists are written there)."""
         keys = list(table)
         if keys == [()]:
-            self.emit(1, f"g_{name} = {{}}")
+            self.emit(1, f"g_{name} = _Cells()")
         elif all(isinstance(k, int) for k in keys) and sorted(map(int, keys)) == list(range(len(keys))):
-            self.emit(1, f"g_{name} = [{{}} for _ in range({len(keys)})]")
+            self.emit(1, f"g_{name} = [_Cells() for _ in range({len(keys)})]")
         else:
             raise self.unsupported(f"grid zone family {name} not indexed 0…k-1")
         if not self.grid_names:
@@ -161,6 +161,13 @@ class GridWriter(PieceKindWriter):
         return f"A_{node.value}"
 
     def builtin(self, name: str, args: list, env: dict, n: ast.Node) -> str:
+        if name in ("len", "count") and len(args) == 1 and isinstance(args[0], ast.Call) \
+                and isinstance(args[0].func, ast.Name) and args[0].func.id in ("grid_cells", "shape") \
+                and args[0].func.id not in env and len(args[0].args) == 1 and not args[0].kwargs:
+            inner = args[0]  # how many: without making the sorted list or the copy
+            if inner.func.id == "grid_cells":
+                return f"len({self.grid_code(inner.args[0], env)})"
+            return f"len(SHAPE[{self.expr(inner.args[0], env)}])"
         if name == "grid_cell_value" and len(args) == 3:
             return f"_cell_of({self.grid_code(args[0], env)}, {self.expr(args[1], env)}, {self.attr_values(args[2])})"
         if name == "grid_cells_with" and len(args) == 3:

@@ -13,6 +13,7 @@ from . import runtime
 from .arithmetic import ArithmeticWriter
 from .base import Unsupported
 from .choices import ChoiceWriter
+from .constants import ConstantWriter
 from .dice import DiceWriter
 from .expressions import ExpressionWriter
 from .final_state import FinalStateWriter
@@ -29,7 +30,8 @@ def namespace() -> dict:
     return {k: v for k, v in vars(runtime).items() if k.startswith("_") and not k.startswith("__")}
 
 
-class ProgramWriter(RebindWriter, ValueProcWriter, DiceWriter, ChoiceWriter, ScoringWriter, GridWriter, ListWriter, StatementWriter,
+class ProgramWriter(RebindWriter, ValueProcWriter, DiceWriter, ChoiceWriter, ScoringWriter, GridWriter, ListWriter, ConstantWriter,
+                    StatementWriter,
                     ExpressionWriter, ArithmeticWriter, FinalStateWriter):
     """Python source of one game for `n` players, generated from the loaded rule file."""
 

@@ -368,6 +368,6 @@ def _as_piece_list(x):
 
 
 # ---------------------------------------------------------------- grids (transpile/grids.py)
-from .grid_runtime import (_awards, _cell_of, _cells_with, _completable_anchors, _components, _get,  # noqa: E402,F401
+from .grid_runtime import (_Cells, _awards, _cell_of, _cells_with, _completable_anchors, _components, _get,  # noqa: E402,F401
                            _grid_at, _grid_bbox, _grid_bbox_fits, _line_partition, _neighbor_values, _off_grids,
                            _pass_zones, _place, _placements, _ranking, _tally)
