@@ -7,6 +7,8 @@ asked once per question while the grid does not change; the reads below are buil
 over plain lists of attributes."""
 from __future__ import annotations
 
+import marshal as _marshal
+
 from ..builtins.core import get as _core_get
 from ..builtins.grid import (_components as _grid_components_of, _link_map as _grid_link_map, _cell as _grid_cell,
                              _adjacent as _grid_adjacent, grid_bbox as _grid_bbox_of, line_partition as _line_partition,
@@ -35,6 +37,7 @@ class _Cells(dict):
 _STRIDE = 64  # bits per row of a grid's mask
 _SHAPES_AT: dict = {}  # (mask, shape, w, h) -> the placements of the cells at the origin
 _SHAPES_AT_LIMIT = 50000
+_ANCHORS_AT: dict = {}  # the same for grid_completable_anchors: the anchors kept, by index
 
 
 def _place(pc, at, shape, g, z, spec, loc, gpos):
@@ -133,6 +136,18 @@ def _open_placements(g, shape, w, h):
     """builtins.grid._placements without blocked, linked or included cells, g not empty: the
     answer depends only on the cells moved to the origin (as builtins.grid.placements finds
     too), so it is kept by their mask."""
+    mask, x0, y0 = _mask_of(g)
+    key = (mask, shape, w, h)
+    at = _SHAPES_AT.get(key)
+    if at is None:
+        if len(_SHAPES_AT) >= _SHAPES_AT_LIMIT:
+            _SHAPES_AT.clear()
+        at = _SHAPES_AT[key] = [(x - x0, y - y0) for x, y in _open_placements_of(g, shape, w, h)]
+    return [(x + x0, y + y0) for x, y in at]
+
+
+def _mask_of(g):
+    """(g.mask, the corner of g's box): made now if not known."""
     box = g.box
     if box is None:
         xs, ys = [c[0] for c in g], [c[1] for c in g]
@@ -144,13 +159,7 @@ def _open_placements(g, shape, w, h):
         for x, y in g:
             mask |= 1 << ((y - y0) * _STRIDE + x - x0)
         g.mask, g.corner = mask, (x0, y0)
-    key = (mask, shape, w, h)
-    at = _SHAPES_AT.get(key)
-    if at is None:
-        if len(_SHAPES_AT) >= _SHAPES_AT_LIMIT:
-            _SHAPES_AT.clear()
-        at = _SHAPES_AT[key] = [(x - x0, y - y0) for x, y in _open_placements_of(g, shape, w, h)]
-    return [(x + x0, y + y0) for x, y in at]
+    return mask, x0, y0
 
 
 def _open_placements_of(g, shape, w, h):
@@ -201,7 +210,25 @@ def _row_major(c):
 
 def _completable_anchors(g, shapes, shape, anchors, w, h, blocked, links, include, paths, first):
     """grid_completable_anchors (builtins.tiling.completable_anchors), asked once per question
-    while g is the same."""
+    while g is the same; without blocked, linked or included cells, kept by g's mask (the
+    answer depends only on the cells moved to the origin, as tiling's memo _AT finds too)."""
+    if g and not blocked and not links and not include and anchors:
+        try:
+            pieces = _marshal.dumps(shapes, 2)
+        except ValueError:  # a value marshal cannot write: asked as it is
+            pieces = None
+        if pieces is not None:
+            mask, x0, y0 = _mask_of(g)
+            key = (mask, pieces, tuple(shape), tuple([(a[0] - x0, a[1] - y0) for a in anchors]), w, h,
+                   bool(paths), bool(first))
+            kept = _ANCHORS_AT.get(key)
+            if kept is None:
+                if len(_ANCHORS_AT) >= _SHAPES_AT_LIMIT:
+                    _ANCHORS_AT.clear()
+                out = _engine_completable_anchors(g, shapes, shape, anchors, w, h, blocked, links, include,
+                                                  paths, first)
+                kept = _ANCHORS_AT[key] = _indexes(anchors, out)
+            return [anchors[k] for k in kept]
     key = ("completable", w, h, paths, first)
     args = (shapes, shape, anchors, blocked, links, include)
     asked = g.memo.get(key)
@@ -221,6 +248,16 @@ def _off_grids(w, gpos):
     for pc in ((w,) if type(w) is int else w):
         if gpos[pc] is not None:
             _off_grid(pc, gpos)
+
+
+def _indexes(seq, sub):
+    """Where the elements of `sub` (taken from `seq` in its order) stand in `seq`."""
+    out, j = [], 0
+    for k, x in enumerate(seq):
+        if j < len(sub) and sub[j] is x:
+            out.append(k)
+            j += 1
+    return out
 
 
 def _cell_of(g, c, values):
@@ -246,14 +283,26 @@ def _square_value(hit, values):
 def _cells_with(g, values, wanted):
     """grid_cells_with: the sorted cells whose square's value is `wanted` or one of them."""
     want = set(wanted) if isinstance(wanted, (list, tuple)) else {wanted}
-    return sorted(c for c, hit in g.items() if _square_value(hit, values) in want)
+    out = []
+    for c, (pc, part) in g.items():
+        v = values[pc]
+        t = type(v)
+        if t is list or t is tuple:
+            v = v[part] if part < len(v) else None
+        if v in want:
+            out.append(c)
+    out.sort()
+    return out
 
 
 def _tally(g, values):
     """grid_tally: value -> how many squares have it (none not counted), in the grid's order."""
     out: dict = {}
-    for hit in g.values():
-        v = _square_value(hit, values)
+    for pc, part in g.values():
+        v = values[pc]
+        t = type(v)
+        if t is list or t is tuple:
+            v = v[part] if part < len(v) else None
         if v is not None:
             out[v] = out.get(v, 0) + 1
     return out
