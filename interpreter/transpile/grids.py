@@ -6,7 +6,7 @@ the placement and look-ahead builtins are the engine's own cores."""
 from __future__ import annotations
 
 from .. import ast
-from .piece_kinds import PIECE, VALUE, PieceKindWriter
+from .piece_kinds import PIECE, PIECES, VALUE, PieceKindWriter
 
 # grid builtins: name -> (positional argument count, named arguments in the builtin's order)
 _PLACEMENTS_KW = ("max_width", "max_height", "blocked", "links", "include", "start", "fillable")
@@ -66,9 +66,11 @@ class GridWriter(PieceKindWriter):
     # ------------------------------------------------------------------ moves
     def s_Move(self, n, env, depth, chooser):
         if n.at is None:
-            if self.grid_names:  # a piece leaving a grid frees its cells (State._off_grid)
-                if self.is_grid(n.to, env):
-                    raise self.unsupported("moving onto a grid zone without `at`", n)
+            if self.is_grid(n.to, env):
+                raise self.unsupported("moving onto a grid zone without `at`", n)
+            if self.grid_names and not (self.is_zone(n.what, env) and not self.is_grid(n.what, env)):
+                # a piece leaving a grid frees its cells (State._off_grid); a zone that is no
+                # grid holds none on one
                 what = self.expr(n.what, env)
                 if not what.isidentifier():
                     w = self.fresh("w")
@@ -89,7 +91,8 @@ class GridWriter(PieceKindWriter):
             at = a
         what, kind = self.expr(n.what, env), self.kind(n.what, env)
         pc = self.fresh("pc")
-        self.emit(depth, f"for {pc} in {'(' + what + ',)' if kind == PIECE else '_as_piece_list(' + what + ')'}:")
+        seq = f"({what},)" if kind == PIECE else what if kind == PIECES else f"_as_piece_list({what})"
+        self.emit(depth, f"for {pc} in {seq}:")
         self.emit(depth + 1, f"_place({pc}, {at}, SHAPE[{pc}], g_{z[2:]}, {z}, GRID_{name}, loc, GPOS)")
 
     def s_Deal(self, n, env, depth, chooser):
