@@ -1,10 +1,12 @@
 """What generated programs call for grid zones (transpile/grids.py): a grid zone is a dict
 cell -> (piece, part) beside its list of pieces, as State.grid keeps it (a _Cells, which also
-keeps the answers given about it until it changes); `gpos[piece]` is the dict a piece lies on
-(None off every grid). The placement and look-ahead builtins are the engine's own cores
-(builtins.grid.placements, builtins.tiling.completable_anchors: same answers, same memos),
-asked once per question while the grid does not change; the reads below are builtins.grid's
-over plain lists of attributes."""
+keeps its box, the empty cells next to it and its cells as a bit mask, brought up to date by
+each placement); `gpos[piece]` is the dict a piece lies on (None off every grid). The placement
+and look-ahead builtins are the engine's own cores (builtins.grid.placements,
+builtins.tiling.completable_anchors), their answers kept here by the grid's mask (a program
+asks the same questions about the same city shapes over and over); placements without blocked,
+linked or included cells are worked out here. The reads below are builtins.grid's over plain
+lists of attributes."""
 from __future__ import annotations
 
 import marshal as _marshal
@@ -21,22 +23,21 @@ __all__ = ["_line_partition", "_grid_bbox_fits"]
 
 
 class _Cells(dict):
-    """A grid zone's cells -> (piece, part); `memo`: answers of the placement and look-ahead
-    builtins about it, by question, emptied when it changes; `box`: the bounding box of its
+    """A grid zone's cells -> (piece, part); `box`: the bounding box of its
     cells [x0, y0, x1, y1]; `front`: the empty cells next to a covered one; `mask`: the cells
     as bits from the box's corner (bit (y - y0) * _STRIDE + x - x0), at `corner` (None: not known)."""
 
-    __slots__ = ("memo", "box", "front", "mask", "corner")
+    __slots__ = ("box", "front", "mask", "corner")
 
     def __init__(self):
         super().__init__()
-        self.memo = {}
         self.box = self.front = self.mask = self.corner = None
 
 
 _STRIDE = 64  # bits per row of a grid's mask
 _SHAPES_AT: dict = {}  # (mask, shape, w, h) -> the placements of the cells at the origin
 _SHAPES_AT_LIMIT = 50000
+_FIXED_AT: dict = {}  # placements by (mask, corner, shape, w, h, fillable, the other arguments' text)
 _ANCHORS_AT: dict = {}  # the same for grid_completable_anchors: the anchors kept, by index
 
 
@@ -54,7 +55,6 @@ def _place(pc, at, shape, g, z, spec, loc, gpos):
     _check_bounds(spec, g, covered)
     for part, cell in enumerate(covered):
         g[cell] = (pc, part)
-    g.memo = {}
     mask = g.mask
     if mask is not None:
         x0, y0 = g.corner
@@ -107,29 +107,32 @@ def _off_grid(pc, gpos):
     if g is not None:
         for cell in [c for c, (p, _) in g.items() if p == pc]:
             del g[cell]
-        g.memo = {}
-        g.box = g.front = g.mask = None
+            g.box = g.front = g.mask = None
         gpos[pc] = None
 
 
 def _placements(g, shape, w, h, blocked, links, include, start, fillable):
-    """grid_placements (builtins.grid.placements), asked once per question while g is the same;
-    on a grid with pieces and a bounded box, no blocked, linked or included cells, from the
-    cells next to the pieces (g.front) and the box (g.box), as builtins.grid._placements finds them."""
-    if g and not blocked and not links and not include and w is not None and h is not None:
+    """grid_placements (builtins.grid.placements) on a grid with pieces and a bounded box: kept
+    by the grid's mask, its corner and the other arguments (their marshal text); without
+    blocked, linked or included cells the answer depends only on the cells moved to the origin
+    (as builtins.grid.placements finds too) and is worked out here from the cells next to the
+    pieces (g.front) and the box (g.box), as builtins.grid._placements does."""
+    if not g or w is None or h is None:
+        return _engine_placements(g, shape, w, h, blocked, links, include, start, fillable)
+    if not blocked and not links and not include:
         return _open_placements(g, shape, w, h)
-    key = ("placements", shape, w, h, fillable)
-    args = (blocked, links, include, start)
-    asked = g.memo.get(key)
-    if asked is None:
-        asked = g.memo[key] = []
-    else:
-        for before, out in asked:
-            if before == args:
-                return out
-    out = _engine_placements(g, shape, w, h, blocked, links, include, start, fillable)
-    asked.append((args, out))
-    return out
+    try:
+        args = _marshal.dumps((blocked, links, include, start), 2)
+    except ValueError:  # a value marshal cannot write: asked as it is
+        return _engine_placements(g, shape, w, h, blocked, links, include, start, fillable)
+    mask, x0, y0 = _mask_of(g)
+    key = (mask, x0, y0, shape, w, h, bool(fillable), args)
+    out = _FIXED_AT.get(key)
+    if out is None:
+        if len(_FIXED_AT) >= _SHAPES_AT_LIMIT:
+            _FIXED_AT.clear()
+        out = _FIXED_AT[key] = _engine_placements(g, shape, w, h, blocked, links, include, start, fillable)
+    return list(out)
 
 
 def _open_placements(g, shape, w, h):
@@ -209,38 +212,29 @@ def _row_major(c):
 
 
 def _completable_anchors(g, shapes, shape, anchors, w, h, blocked, links, include, paths, first):
-    """grid_completable_anchors (builtins.tiling.completable_anchors), asked once per question
-    while g is the same; without blocked, linked or included cells, kept by g's mask (the
-    answer depends only on the cells moved to the origin, as tiling's memo _AT finds too)."""
-    if g and not blocked and not links and not include and anchors:
-        try:
-            pieces = _marshal.dumps(shapes, 2)
-        except ValueError:  # a value marshal cannot write: asked as it is
-            pieces = None
-        if pieces is not None:
-            mask, x0, y0 = _mask_of(g)
-            key = (mask, pieces, tuple(shape), tuple([(a[0] - x0, a[1] - y0) for a in anchors]), w, h,
-                   bool(paths), bool(first))
-            kept = _ANCHORS_AT.get(key)
-            if kept is None:
-                if len(_ANCHORS_AT) >= _SHAPES_AT_LIMIT:
-                    _ANCHORS_AT.clear()
-                out = _engine_completable_anchors(g, shapes, shape, anchors, w, h, blocked, links, include,
-                                                  paths, first)
-                kept = _ANCHORS_AT[key] = _indexes(anchors, out)
-            return [anchors[k] for k in kept]
-    key = ("completable", w, h, paths, first)
-    args = (shapes, shape, anchors, blocked, links, include)
-    asked = g.memo.get(key)
-    if asked is None:
-        asked = g.memo[key] = []
-    else:
-        for before, out in asked:
-            if before == args:
-                return out
-    out = _engine_completable_anchors(g, shapes, shape, anchors, w, h, blocked, links, include, paths, first)
-    asked.append((args, out))
-    return out
+    """grid_completable_anchors (builtins.tiling.completable_anchors) on a grid with pieces:
+    kept by the grid's mask, its corner (not without blocked, linked or included cells: the
+    answer then depends only on the cells moved to the origin, as tiling's memo _AT finds too)
+    and the other arguments (the anchors kept, by index)."""
+    if not g or not anchors:
+        return _engine_completable_anchors(g, shapes, shape, anchors, w, h, blocked, links, include, paths, first)
+    anywhere = not blocked and not links and not include
+    try:
+        args = _marshal.dumps(shapes if anywhere else (shapes, blocked, links, include), 2)
+    except ValueError:  # a value marshal cannot write: asked as it is
+        return _engine_completable_anchors(g, shapes, shape, anchors, w, h, blocked, links, include, paths, first)
+    mask, x0, y0 = _mask_of(g)
+    if not anywhere:
+        args = (args, x0, y0)
+    key = (mask, args, tuple(shape), tuple([(a[0] - x0, a[1] - y0) for a in anchors]), w, h, bool(paths),
+           bool(first))
+    kept = _ANCHORS_AT.get(key)
+    if kept is None:
+        if len(_ANCHORS_AT) >= _SHAPES_AT_LIMIT:
+            _ANCHORS_AT.clear()
+        out = _engine_completable_anchors(g, shapes, shape, anchors, w, h, blocked, links, include, paths, first)
+        kept = _ANCHORS_AT[key] = _indexes(anchors, out)
+    return [anchors[k] for k in kept]
 
 
 def _off_grids(w, gpos):
