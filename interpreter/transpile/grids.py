@@ -155,6 +155,13 @@ class GridWriter(PieceKindWriter):
             return f"_line_partition({cells}, {scores}, {self.named(n, env, ('links',))[0]})"
         raise self.unsupported(f"this call of {name}", n)
 
+    def e_Compare(self, n, env):
+        if n.op in ("==", "!=") and "shape" not in self.d.functions \
+                and all(_is_call(x, "shape", env) for x in (n.left, n.right)):
+            a, b = (self.expr(x.args[0], env) for x in (n.left, n.right))  # the shapes' tuples
+            return f"(SHAPE[{a}] {n.op} SHAPE[{b}])"
+        return super().e_Compare(n, env)
+
     def attr_values(self, node: ast.Node) -> str:
         """A piece attribute named by a constant text, as its list by piece (A_name)."""
         if not (isinstance(node, ast.Const) and isinstance(node.value, str) and node.value in self.attrs):
@@ -191,3 +198,9 @@ class GridWriter(PieceKindWriter):
                 raise self.unsupported("shape of something not known to be a piece", n)
             return f"list(SHAPE[{self.expr(args[0], env)}])"
         return super().builtin(name, args, env, n)
+
+
+def _is_call(node: ast.Node, name: str, env: dict) -> bool:
+    """A call of the builtin `name` with one argument (not a local of that name)."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name
+            and name not in env and len(node.args) == 1 and not node.kwargs)

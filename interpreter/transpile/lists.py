@@ -34,7 +34,7 @@ class ListWriter(PieceKindWriter):
 
     def builtin(self, name: str, args: list, env: dict, n: ast.Node) -> str:
         if name == "concat" and len(args) != 2:  # two: expressions.py's
-            return "(" + " + ".join(f"list({self.expr(a, env)})" for a in args) + ")" if args else "[]"
+            return "[" + ", ".join(f"*{self.expr(a, env)}" for a in args) + "]"
         if name == "previous_player" and len(args) == 1:
             return f"(({self.expr(args[0], env)} - 1) % {self.n})"
         if name == "get" and len(args) in (2, 3):
