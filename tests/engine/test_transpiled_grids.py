@@ -239,3 +239,13 @@ def test_dealing_from_a_grid_zone_is_refused(tmp_path):
                                                  "    - id: build\n")
     with pytest.raises(Unsupported, match="dealing or drawing from a grid zone"):
         transpile(write(tmp_path, text), 2)
+
+
+def test_the_resumable_form_refuses_grids_and_value_procedures(tmp_path):
+    """stepper.py copies the state's objects it knows: grid cells and nested value functions
+    are not among them, so it refuses them by name (the straight program covers them)."""
+    from interpreter.transpile.stepper import stepper_source
+    with pytest.raises(Unsupported, match="grid zones in the resumable form"):
+        stepper_source(write(tmp_path, TILES), 2)
+    with pytest.raises(Unsupported, match="value-giving procedures in the resumable form"):
+        stepper_source(write(tmp_path, PROCS), 2)
