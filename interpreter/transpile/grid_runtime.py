@@ -58,7 +58,7 @@ def _place(pc, at, shape, g, z, spec, loc, gpos):
     mask = g.mask
     if mask is not None:
         x0, y0 = g.corner
-        if g.box[0] == x0 and g.box[1] == y0:
+        if g.box[0] == x0 and g.box[1] == y0 and g.box[2] - x0 < _STRIDE:
             for x, y in covered:
                 mask |= 1 << ((y - y0) * _STRIDE + x - x0)
             g.mask = mask
@@ -150,12 +150,15 @@ def _open_placements(g, shape, w, h):
 
 
 def _mask_of(g):
-    """(g.mask, the corner of g's box): made now if not known."""
+    """(g.mask, the corner of g's box): made now if not known. A grid wider than a mask's row
+    gives its cells moved to the corner instead (a frozenset: as exact a key, slower)."""
     box = g.box
     if box is None:
         xs, ys = [c[0] for c in g], [c[1] for c in g]
         box = g.box = [min(xs), min(ys), max(xs), max(ys)]
     x0, y0 = box[0], box[1]
+    if box[2] - x0 >= _STRIDE:
+        return frozenset([(x - x0, y - y0) for x, y in g]), x0, y0
     mask = g.mask
     if mask is None:
         mask = 0

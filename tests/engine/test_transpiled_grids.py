@@ -249,3 +249,20 @@ def test_the_resumable_form_refuses_grids_and_value_procedures(tmp_path):
         stepper_source(write(tmp_path, TILES), 2)
     with pytest.raises(Unsupported, match="value-giving procedures in the resumable form"):
         stepper_source(write(tmp_path, PROCS), 2)
+
+
+def test_kept_placements_are_the_engines_on_grids_of_any_width():
+    """grid_runtime keeps answers by a grid's cells as a bit mask (64 bits a row): a grid wider
+    than that must not share a key with another (cell (70, 0) is bit 70, as (6, 1) would be)."""
+    from interpreter.builtins.grid import placements
+    from interpreter.transpile.grid_runtime import _Cells, _placements
+    for cells in ([(0, 0), (70, 0)], [(0, 0), (6, 1)], [(0, 0), (1, 0), (0, 1)]):
+        g = _Cells()
+        for k, c in enumerate(cells):
+            g[c] = (k, 0)
+        for shape in (((0, 0),), ((0, 0), (1, 0))):
+            for bound in (3, 80):
+                expected = placements(dict(g), shape, bound, bound)
+                assert _placements(g, shape, bound, bound, [], [], [], None, False) == expected
+                assert _placements(g, shape, bound, bound, [(5, 5)], [], [], None, True) == \
+                    placements(dict(g), shape, bound, bound, [(5, 5)], None, None, None, True)
