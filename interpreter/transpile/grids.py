@@ -8,13 +8,13 @@ from __future__ import annotations
 from .. import ast
 from .piece_kinds import PIECE, PIECES, VALUE, PieceKindWriter
 
-# grid builtins: name -> (positional argument count, named arguments in the builtin's order)
+# the named arguments of the placement and look-ahead builtins, in their cores' order, and defaults
 _PLACEMENTS_KW = ("max_width", "max_height", "blocked", "links", "include", "start", "fillable")
 _ANCHORS_KW = ("max_width", "max_height", "blocked", "links", "include", "paths", "first")
 _DEFAULTS = {"paths": "True", "first": "False", "fillable": "False"}
 _VALUE_BUILTINS = {"grid_placements", "grid_completable_anchors", "grid_cell_value", "grid_cells_with",
                    "grid_tally", "grid_neighbor_values", "grid_components", "grid_line_partition", "grid_cells",
-                   "grid_bbox", "grid_fits_box", "shape", "ranking", "awards_by_place"}
+                   "grid_bbox", "grid_fits_box", "shape", "ranking", "awards_by_place"}  # give no pieces
 
 
 class GridWriter(PieceKindWriter):
