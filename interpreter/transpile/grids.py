@@ -14,7 +14,7 @@ _ANCHORS_KW = ("max_width", "max_height", "blocked", "links", "include", "paths"
 _DEFAULTS = {"paths": "True", "first": "False", "fillable": "False"}
 _VALUE_BUILTINS = {"grid_placements", "grid_completable_anchors", "grid_cell_value", "grid_cells_with",
                    "grid_tally", "grid_neighbor_values", "grid_components", "grid_line_partition", "grid_cells",
-                   "grid_bbox", "grid_fits_box", "shape", "ranking", "awards_by_place"}  # give no pieces
+                   "grid_bbox", "grid_fits_box", "shape", "ranking"}  # give no pieces
 
 
 class GridWriter(PieceKindWriter):
