@@ -306,12 +306,18 @@ def _tally(g, values):
 
 
 def _neighbor_values(g, c, values, links):
-    """grid_neighbor_values: the values next to (or linked to) cell c, without repeats."""
+    """grid_neighbor_values: the values next to (or linked to) cell c, without repeats (in the
+    order of builtins.grid._adjacent: right, left, down, up, then the linked cells)."""
+    x, y = _grid_cell(c)
+    near = _grid_adjacent((x, y), _grid_link_map(links)) if links else ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
     out = []
-    for n in _grid_adjacent(_grid_cell(c), _grid_link_map(links)):
+    for n in near:
         hit = g.get(n)
         if hit is not None:
-            v = _square_value(hit, values)
+            v = values[hit[0]]
+            t = type(v)
+            if t is list or t is tuple:
+                v = v[hit[1]] if hit[1] < len(v) else None
             if v is not None and v not in out:
                 out.append(v)
     return out
