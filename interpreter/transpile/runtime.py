@@ -179,9 +179,12 @@ def _open_options(cands, who, ps):
             key = v
         else:  # one changing attribute (a die's value) as itself: pieces with equal vkey have the same
             ds = dyn[v]
-            x = ds[0][v] if len(ds) == 1 else None
-            if x is None or type(x) is list or type(x) is dict:
-                x = _dyn_look(ds, v)
+            if not ds:  # no changing attribute: _dyn_look's (), without the call
+                x = ()
+            else:
+                x = ds[0][v] if len(ds) == 1 else None
+                if x is None or type(x) is list or type(x) is dict:
+                    x = _dyn_look(ds, v)
             key = (vkey[v], face[v], x, seen[v] if seen is not None else None)
         if key not in keys:
             keys.add(key)
