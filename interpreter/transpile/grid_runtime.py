@@ -24,13 +24,15 @@ __all__ = ["_line_partition", "_grid_bbox_fits"]
 
 class _Cells(dict):
     """A grid zone's cells -> (piece, part); `box`: the bounding box of its
-    cells [x0, y0, x1, y1]; `front`: the empty cells next to a covered one; `mask`: the cells
+    cells [x0, y0, x1, y1]; `reads`: tallies and cells of a value, until it changes; `front`:
+    the empty cells next to a covered one; `mask`: the cells
     as bits from the box's corner (bit (y - y0) * _STRIDE + x - x0), at `corner` (None: not known)."""
 
-    __slots__ = ("box", "front", "mask", "corner")
+    __slots__ = ("box", "front", "mask", "corner", "reads")
 
     def __init__(self):
         super().__init__()
+        self.reads = {}  # grid_tally / grid_cells_with answers until it changes
         self.box = self.front = self.mask = self.corner = None
 
 
@@ -55,6 +57,8 @@ def _place(pc, at, shape, g, z, spec, loc, gpos):
     _check_bounds(spec, g, covered)
     for part, cell in enumerate(covered):
         g[cell] = (pc, part)
+    if g.reads:
+        g.reads = {}
     mask = g.mask
     if mask is not None:
         x0, y0 = g.corner
@@ -108,6 +112,7 @@ def _off_grid(pc, gpos):
         for cell in [c for c, (p, _) in g.items() if p == pc]:
             del g[cell]
             g.box = g.front = g.mask = None
+        g.reads = {}
         gpos[pc] = None
 
 
@@ -278,7 +283,22 @@ def _square_value(hit, values):
 
 
 def _cells_with(g, values, wanted):
-    """grid_cells_with: the sorted cells whose square's value is `wanted` or one of them."""
+    """grid_cells_with: the sorted cells whose square's value is `wanted` or one of them (kept
+    in g.reads until g changes, by the values' list, which lives as long as the program)."""
+    try:
+        key = ("with", id(values), tuple(wanted) if type(wanted) is list else wanted)
+        kept = g.reads.get(key)
+    except TypeError:  # a value that cannot be a key
+        key = kept = None
+    if kept is not None:
+        return list(kept)
+    out = _cells_with_of(g, values, wanted)
+    if key is not None:
+        g.reads[key] = out
+    return list(out)
+
+
+def _cells_with_of(g, values, wanted):
     want = set(wanted) if isinstance(wanted, (list, tuple)) else {wanted}
     out = []
     for c, (pc, part) in g.items():
@@ -293,7 +313,16 @@ def _cells_with(g, values, wanted):
 
 
 def _tally(g, values):
-    """grid_tally: value -> how many squares have it (none not counted), in the grid's order."""
+    """grid_tally: value -> how many squares have it (none not counted), in the grid's order
+    (kept in g.reads until g changes)."""
+    key = ("tally", id(values))
+    kept = g.reads.get(key)
+    if kept is None:
+        kept = g.reads[key] = _tally_of(g, values)
+    return dict(kept)
+
+
+def _tally_of(g, values):
     out: dict = {}
     for pc, part in g.values():
         v = values[pc]

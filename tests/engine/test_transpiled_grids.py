@@ -104,9 +104,11 @@ flow:
           move t to gone
         else:
           choose c from cells
+          points[player] += get(grid_tally(board, "colour"), "red", 0) + len(grid_cells_with(board, "colour", "blue"))
           move t to board at c face up
           let around = grid_neighbor_values(board, c, "colour")
           points[player] += len(around) + len(shape(t))
+          points[player] += get(grid_tally(board, "colour"), "red", 0) * 3 + len(grid_cells_with(board, "colour", "blue"))
 scoring:
   final: |
     for p in players:
