@@ -14,7 +14,8 @@ import marshal as _marshal
 from ..builtins.core import get as _core_get
 from ..builtins.grid import (_components as _grid_components_of, _link_map as _grid_link_map, _cell as _grid_cell,
                              _adjacent as _grid_adjacent, grid_bbox as _grid_bbox_of, line_partition as _line_partition,
-                             placements as _engine_placements, _bbox_fits as _grid_bbox_fits)
+                             placements as _engine_placements, _bbox_fits as _grid_bbox_fits,
+                             _fillable_filter, _placement_args)
 from ..builtins.majority import awards_by_place as _awards_of, ranking as _ranking_of
 from ..builtins.tiling import completable_anchors as _engine_completable_anchors
 from ..state import check_grid_bounds as _check_grid_bounds
@@ -136,7 +137,8 @@ def _placements(g, shape, w, h, blocked, links, include, start, fillable):
     if out is None:
         if len(_FIXED_AT) >= _SHAPES_AT_LIMIT:
             _FIXED_AT.clear()
-        out = _FIXED_AT[key] = _engine_placements(g, shape, w, h, blocked, links, include, start, fillable)
+        out = _FIXED_AT[key] = _open_placements_of(g, shape, w, h, _placement_args(blocked, links, include, start),
+                                                   fillable)
     return list(out)
 
 
@@ -173,8 +175,10 @@ def _mask_of(g):
     return mask, x0, y0
 
 
-def _open_placements_of(g, shape, w, h):
-    """_open_placements, worked out."""
+def _open_placements_of(g, shape, w, h, parsed=None, fillable=False):
+    """builtins.grid._placements worked out for a grid with pieces and a bounded box, from the
+    empty cells next to its pieces (g.front) and its box (g.box); `parsed`: the blocked cells,
+    link map, link pairs and included cells (grid._placement_args), None for none."""
     front = g.front
     if front is None:
         front = set()
@@ -187,6 +191,21 @@ def _open_placements_of(g, shape, w, h):
         xs, ys = [c[0] for c in g], [c[1] for c in g]
         box = g.box = [min(xs), min(ys), max(xs), max(ys)]
     bx0, by0, bx1, by1 = box
+    blocked = ()
+    if parsed is not None:
+        blocked, lmap, pairs, include = parsed[:4]
+        targets = set(front)
+        if lmap:
+            for c in g:
+                extra = lmap.get(c)
+                if extra:
+                    targets.update(extra)
+            targets.difference_update(g)
+        if blocked:
+            targets -= blocked
+        front = targets
+        for x, y in include:  # the box holds the included cells too
+            bx0, by0, bx1, by1 = min(bx0, x), min(by0, y), max(bx1, x), max(by1, y)
     if len(shape) == 1 and shape[0] == (0, 0):
         lo_x, hi_x, lo_y, hi_y = bx1 - w + 1, bx0 + w - 1, by1 - h + 1, by0 + h - 1
         out = [c for c in front if lo_x <= c[0] <= hi_x and lo_y <= c[1] <= hi_y]
@@ -207,10 +226,13 @@ def _open_placements_of(g, shape, w, h):
         for a in anchors:
             ax, ay = a
             for dx, dy in shape:
-                if (ax + dx, ay + dy) in g:
+                c = (ax + dx, ay + dy)
+                if c in g or c in blocked:
                     break
             else:
                 out.append(a)
+    if fillable and blocked and out:
+        out = _fillable_filter(out, shape, frozenset(g), blocked, pairs, (bx0, by0, bx1, by1), w, h)
     out.sort(key=_row_major)
     return out
 

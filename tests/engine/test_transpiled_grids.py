@@ -268,3 +268,29 @@ def test_kept_placements_are_the_engines_on_grids_of_any_width():
                 assert _placements(g, shape, bound, bound, [], [], [], None, False) == expected
                 assert _placements(g, shape, bound, bound, [(5, 5)], [], [], None, True) == \
                     placements(dict(g), shape, bound, bound, [(5, 5)], None, None, None, True)
+
+
+def test_placements_worked_out_by_the_program_are_the_engines():
+    """grid_runtime works placements out from a grid's kept neighbour cells and box, with
+    blocked, linked and included cells and the `fillable` rule: the engine's answers, on 300
+    random grids (seeded)."""
+    import random
+    from interpreter.builtins.grid import placements
+    from interpreter.transpile.grid_runtime import _Cells, _placements
+    rng = random.Random(7)
+    square = [(x, y) for x in range(-1, 5) for y in range(-1, 5)]
+    for _ in range(300):
+        cells = rng.sample(square, rng.randint(1, 9))
+        blocked = [list(c) for c in rng.sample([c for c in square if c not in cells], rng.randint(0, 5))]
+        free = [c for c in square if c not in cells and list(c) not in blocked]
+        links = [[list(a), list(b)] for a, b in (rng.sample(square, 2) for _ in range(rng.randint(0, 2)))]
+        include = [list(rng.choice(free))] if rng.random() < 0.3 else []
+        g = _Cells()
+        for k, c in enumerate(cells):
+            g[c] = (k, 0)
+        for shape in (((0, 0),), ((0, 0), (1, 0)), ((0, 0), (0, 1))):
+            for bound in (4, 5, 7):
+                for fillable in (False, True):
+                    args = (blocked, links, include, None, fillable)
+                    assert _placements(g, shape, bound, bound, *args) == \
+                        placements(dict(g), shape, bound, bound, *args), (cells, args, shape, bound)
