@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import marshal as _marshal
 
-from ..builtins.core import get as _core_get
 from ..builtins.grid import (_components as _grid_components_of, _link_map as _grid_link_map, _cell as _grid_cell,
                              _adjacent as _grid_adjacent, grid_bbox as _grid_bbox_of, line_partition as _line_partition,
                              placements as _engine_placements, _bbox_fits as _grid_bbox_fits,
@@ -387,11 +386,6 @@ def _grid_at(g, c):
 
 def _grid_bbox(cells):
     return _grid_bbox_of(None, cells)
-
-
-def _get(m, k, default=None):
-    """get(m, k, default) (builtins.core.get)."""
-    return _core_get(None, m, k, default)
 
 
 def _ranking(xs, f, policy="share"):

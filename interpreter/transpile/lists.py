@@ -1,52 +1,53 @@
-"""Tuples (`(x, y)`), and list and map builtins beyond expressions.py's: `concat` of any number, `previous_player`, `get`, two-argument `range`, `ranking` and
-`awards_by_place` (builtins.majority over plain lists), and `pass_zones` of a per-player zone
-family. runtime.py (grid_runtime.py) holds the helpers they call."""
+"""List builtins in generated programs: `zones(family)` (the family's lists, in the layout's
+order), `sort`, `reverse`, `without`, `append`, `get` (a map's or list's entry with a default)
+and `assignable` (a matching: builtins.matching). Each gives the engine's value on plain lists;
+where the engine's builtin does more than a line of Python, runtime.py calls it."""
 from __future__ import annotations
 
 from .. import ast
-from .piece_kinds import PieceKindWriter
+from .piece_kinds import _LIST_OF, LISTS, VALUE, PieceKindWriter, join
 
 
 class ListWriter(PieceKindWriter):
-    """The builtins of the module docstring."""
+    """The builtins above (see the module docstring)."""
 
-    def e_TupleLit(self, n, env):
-        return "(" + "".join(self.expr(x, env) + ", " for x in n.items) + ")"
-
-    def k_TupleLit(self, n, env):
-        return self.k_ListLit(n, env)
-
-    def e_Call(self, n, env):
-        if isinstance(n.func, ast.Name) and n.func.id not in env and n.func.id in ("ranking", "awards_by_place") \
-                and n.func.id not in self.d.functions:
-            return self.majority(n.func.id, n, env)
-        return super().e_Call(n, env)
-
-    def majority(self, name: str, n: ast.Call, env: dict) -> str:
-        args = list(n.args)
-        want = 2 if name == "ranking" else 3
-        if set(n.kwargs) - {"policy"} or len(args) not in (want, want + 1) or (len(args) > want and n.kwargs):
-            raise self.unsupported(f"this call of {name}", n)
-        var, body = self.lam(args[1], env)
-        rest = [self.expr(a, env) for a in args[2:]] + [self.expr(v, env) for v in n.kwargs.values()]
-        helper = "_ranking" if name == "ranking" else "_awards"
-        return f"{helper}({self.expr(args[0], env)}, lambda {var}: {body}{''.join(', ' + r for r in rest)})"
+    def family_lists(self, node: ast.Node, env: dict) -> str:
+        """`zones(family)`: every zone of the family as its list, in the layout's order."""
+        if not (isinstance(node, ast.Name) and node.id not in env and node.id in self.d.zones
+                and self.d.zones[node.id].dims):
+            raise self.unsupported("zones() of something not known to be a zone family", node)
+        codes = [self.zone_list_code(self.lay.zones[key]) for key in self.lay.family_zones[node.id]]
+        return "[" + ", ".join(codes) + "]"
 
     def builtin(self, name: str, args: list, env: dict, n: ast.Node) -> str:
-        if name == "concat" and len(args) != 2:  # two: expressions.py's
-            return "[" + ", ".join(f"*{self.expr(a, env)}" for a in args) + "]"
-        if name == "previous_player" and len(args) == 1:
-            return f"(({self.expr(args[0], env)} - 1) % {self.n})"
-        if name == "get" and len(args) in (2, 3):
-            return f"_get({', '.join(self.expr(a, env) for a in args)})"
-        if name == "range" and len(args) == 2:
-            return f"list(range({self.expr(args[0], env)}, {self.expr(args[1], env)}))"
-        if name == "pass_zones" and len(args) in (1, 2):
-            fam = args[0]
-            if not (isinstance(fam, ast.Name) and fam.id not in env and fam.id in self.d.zones
-                    and len(self.d.zones[fam.id].dims) == 1 and self.d.zones[fam.id].dims[0].kind == "player"
-                    and self.d.zones[fam.id].grid is None):
-                raise self.unsupported("pass_zones of something other than a per-player zone family", n)
-            k = self.expr(args[1], env) if len(args) == 2 else "1"
-            return f"_pass_zones(z_{fam.id}, {k}, loc)"
+        if n.kwargs and name in ("zones", "sort", "reverse", "without", "append", "get", "assignable"):
+            raise self.unsupported(f"this call of {name} with named arguments", n)
+        if name == "zones" and len(args) == 1:
+            return self.family_lists(args[0], env)
+        if name == "sort" and len(args) in (1, 2):
+            if len(args) == 1:
+                return f"_sort({self.expr(args[0], env)})"
+            var, body = self.lam(args[1], env)
+            return f"_sort({self.expr(args[0], env)}, lambda {var}: {body})"
+        if name == "assignable" and len(args) == 2:
+            var, body = self.lam(args[1], env)
+            return f"_assignable({self.expr(args[0], env)}, lambda {var}: {body})"
+        plain = {("reverse", 1): "list(reversed({0}))", ("without", 2): "_without({0}, {1})",
+                 ("append", 2): "(list({0}) + [{1}])", ("get", 2): "_get({0}, {1})", ("get", 3): "_get({0}, {1}, {2})"}
+        form = plain.get((name, len(args)))
+        if form is not None:
+            return form.format(*(self.expr(a, env) for a in args))
         return super().builtin(name, args, env, n)
+
+    def k_Call(self, n, env):
+        if isinstance(n.func, ast.Name) and n.func.id not in env and n.func.id not in self.d.functions:
+            name = n.func.id
+            if name == "zones":
+                return LISTS
+            if name == "without" and n.args:
+                return self.kind(n.args[0], env)
+            if name == "append" and len(n.args) == 2:
+                return join(self.kind(n.args[0], env), _LIST_OF.get(self.kind(n.args[1], env)))
+            if name == "assignable":
+                return VALUE
+        return super().k_Call(n, env)

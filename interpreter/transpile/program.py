@@ -16,11 +16,13 @@ from .choices import ChoiceWriter
 from .constants import ConstantWriter
 from .dice import DiceWriter
 from .expressions import ExpressionWriter
+from .families import FamilyWriter
+from .frames import FrameWriter
+from .lists import ListWriter
 from .final_state import FinalStateWriter
 from .grids import GridWriter
-from .rebind import RebindWriter
-from .lists import ListWriter
 from .scoring import ScoringWriter
+from .sequences import SequenceWriter
 from .statements import StatementWriter
 from .value_procs import ValueProcWriter
 
@@ -30,9 +32,9 @@ def namespace() -> dict:
     return {k: v for k, v in vars(runtime).items() if k.startswith("_") and not k.startswith("__")}
 
 
-class ProgramWriter(RebindWriter, ValueProcWriter, DiceWriter, ChoiceWriter, ScoringWriter, GridWriter, ListWriter, ConstantWriter,
-                    StatementWriter,
-                    ExpressionWriter, ArithmeticWriter, FinalStateWriter):
+class ProgramWriter(ValueProcWriter, FamilyWriter, ListWriter, FrameWriter, DiceWriter, ChoiceWriter, ScoringWriter,
+                    GridWriter, SequenceWriter, ConstantWriter, StatementWriter, ExpressionWriter, ArithmeticWriter,
+                    FinalStateWriter):
     """Python source of one game for `n` players, generated from the loaded rule file."""
 
     def source(self) -> str:
@@ -135,6 +137,9 @@ class ProgramWriter(RebindWriter, ValueProcWriter, DiceWriter, ChoiceWriter, Sco
             if keys == [()]:
                 self.emit(1, f"z_{name} = {init(())!r}")
                 every.append(f"z_{name}")
+            elif all(isinstance(k, str) for k in keys):  # indexed by names: a dict, in the layout's order
+                self.emit(1, f"z_{name} = {{{', '.join(f'{k!r}: {init(k)!r}' for k in keys)}}}")
+                every.append(f"*z_{name}.values()")
             elif all(not isinstance(k, tuple) for k in keys):
                 if not all(isinstance(k, int) for k in keys) or sorted(map(int, keys)) != list(range(len(keys))):
                     raise self.unsupported(f"zone family {name} not indexed 0…k-1")
