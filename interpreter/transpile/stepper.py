@@ -36,9 +36,15 @@ also start in the middle:
   (``_plain``: the frame's names per site in ``_FRAMES``, read from ``gi_frame.f_locals``) and
   drop it; the next ``apply`` of that list starts a new generator.
 
-What the straight writer covers minus what cannot stop: choices of several items (generated as
-a raise, as program.py does), optional choices and `where` (refused), a decision inside the
-`scoring.final` block (refused).
+A choice of several is a loop of single picks (choices.py's `several`), each pick a stop.
+
+For searches that start from an engine state (worlds.py): ``zones(st)`` lists every zone's list
+in the order of ``ZONE_KEYS`` (the engine's zone keys), ``export(st)`` gives the Rng state,
+zones, counters and variables keyed as final_state.py's export (compare.state_difference reads
+it), ``RNG`` and ``LOC`` are the slots of the Rng and of ``loc`` (piece -> its zone's list).
+
+What the straight writer covers minus what cannot stop: optional choices and `where`
+(refused), a decision inside the `scoring.final` block (refused).
 """
 from __future__ import annotations
 
@@ -93,7 +99,7 @@ class StepperWriter(ProgramWriter):
 
     def _can_stop(self, n: Any) -> bool:
         if isinstance(n, ast.Choose):
-            return n.count == "one"
+            return True
         if isinstance(n, ast.Perform):
             return True
         if isinstance(n, ast.If):
@@ -158,7 +164,30 @@ class StepperWriter(ProgramWriter):
         out.append(f"_FRAMES = {[None] + [tuple(self.frames[i]) for i in range(1, self.sites + 1)]!r}\n")
         out.append(f"_SCALARS = {tuple(scalars)!r}\n")
         out.append(self.api(run, objects))
+        out.append(self.exports(run, objects))
         return "".join(out)
+
+    def exports(self, run: int, objects: list) -> str:
+        """``ZONE_KEYS``, ``zones(st)``, ``export(st)`` and ``RNG`` (see the module's docstring),
+        written with final_state.py's entries (a family it does not know is left out)."""
+        zones = [item for _, items in self._zone_entries() for item in items]
+        first = FRAME + 1
+        lines = [f"ZONE_KEYS = {[str(key) for key, _ in zones]!r}",
+                 f"RNG, LOC = {run + 1 + objects.index('rng')}, {run + 1 + objects.index('loc')}", "", "",
+                 "def zones(st):", f"    ({', '.join(objects)},) = st[{run + 1}:{run + 1 + len(objects)}]",
+                 f"    return [{', '.join(code for _, code in zones)}]", "", "",
+                 "def export(st):", "    st = _plain(st)",
+                 f"    ({', '.join(self.scalars)},) = st[{first}:{run}]",
+                 f"    ({', '.join(objects)},) = st[{run + 1}:{run + 1 + len(objects)}]",
+                 "    state = {'rng': rng.state}"]
+        for section, entries in (("zones", self._zone_entries()), ("counters", self._slot_entries(True)),
+                                 ("vars", self._slot_entries(False))):
+            lines.append(f"    state['{section}'] = _section = {{}}")
+            for _, items in entries:
+                lines += ["    try:", f"        _section.update({{{', '.join(f'{str(k)!r}: {v}' for k, v in items)}}})",
+                          "    except Exception:  # a form this export does not know: not compared",
+                          "        pass"]
+        return "\n".join(lines + ["    return state", ""])
 
     def api(self, run: int, objects: list) -> str:
         """new/apply/rollout/clone and the slots' indices (RUN: the game's generator function,
@@ -302,21 +331,57 @@ class StepperWriter(ProgramWriter):
         self.emit(depth, f"history.append([{who}, ans])")
 
     def s_Choose(self, n, env, depth, chooser):
-        if not self.stops(n):  # a choice of several (choices.py asks the agents inline): a raise here
-            env[n.var] = var = self.fresh(n.var)
-            self.emit(depth, f"raise NotImplementedError('transpile: the choice of several {n.var} at {n.pos}')")
-            self.emit(depth, f"{var} = None")
-            return
         if n.optional or n.where is not None:
             raise self.unsupported("an optional choice or one with `where`", n)
+        if n.count != "one":
+            return self.several_stops(n, env, depth, chooser)
         self.emit(depth, "if not pc:")
         who = self.chooser_of(n.by, env, depth + 1, chooser, n)
         options = self.fresh("options")
-        self.emit(depth + 1, f"{options} = list(dict.fromkeys({self.expr(n.source, env)}))")
+        self.offer(options, self.expr(n.source, env), depth + 1)  # choices.py: look-alikes stop
         site, frame = self.suspend(who, options, env, depth + 1)
         self.resume(site, frame, who, depth + 1)
         env[n.var] = var = self.fresh(n.var)
         self.emit(depth + 1, f"{var} = {options}[ans]")
+
+    def several_stops(self, n: ast.Choose, env: dict, depth: int, chooser: Any) -> None:
+        """A choice of several as choices.py's `several` writes it (one pick per decision, `done`
+        once enough are picked), each pick a stop: the candidates, bounds and picks so far are
+        live locals."""
+        if self.sequential_block:
+            raise self.unsupported("a choice of several in a simultaneous block played block by block", n)
+        sole = self.sole
+        self.emit(depth, "if not pc:")
+        cands = self.candidates(n, env, depth + 1)
+        low, high = self.choice_bounds(n, env, depth + 1)
+        who = self.chooser_of(n.by, env, depth + 1, chooser, n)
+        env[n.var] = var = self.fresh(n.var)
+        size, options, value = self.fresh("n"), self.fresh("options"), self.fresh("v")
+        self.emit(depth + 1, f"{size} = len({cands})")
+        if n.count != "exact":
+            self.emit(depth + 1, f"if {high} is None or {high} > {size}:")
+            self.emit(depth + 2, f"{high} = {size}")
+        self.emit(depth + 1, f"{var} = []")
+        self.emit(depth + 1, f"if {size} < {low}:")
+        self.emit(depth + 2, f"raise RuntimeError('{n.var}: fewer candidates than must be chosen')")
+        inner = dict(env)
+        for name in (cands, low, high, size):
+            inner["\0" + name] = name  # live, under keys no rule name can have
+        mark = self.placeholder(depth)
+        self.emit(depth + 1, "if not pc:")
+        self.offer(options, cands, depth + 2)
+        self.emit(depth + 2, f"if len({var}) >= {low}:")
+        self.emit(depth + 3, f"{options}.append(_DONE)")
+        site, frame = self.suspend(who, options, inner, depth + 2)
+        self.resume(site, frame, who, depth + 2)
+        self.emit(depth + 2, f"{value} = {options}[ans]")
+        self.emit(depth + 2, f"if {value} == _DONE:")
+        self.emit(depth + 3, "break")
+        self.emit(depth + 2, f"{var}.append({value})")
+        self.emit(depth + 2, f"{cands}.remove({value})")
+        self.emit(depth + 2, f"if len({var}) >= {high} or not {cands}:")
+        self.emit(depth + 3, "break")
+        self.fill(mark, "while", f"not ({high} <= 0 or {size} == 0)", sole)
 
     def s_Perform(self, n, env, depth, chooser):
         if n.optional or n.where is not None:
@@ -399,7 +464,9 @@ class StepperWriter(ProgramWriter):
         if not self.stops(n):
             return super().s_Simultaneous(n, env, depth, chooser)
         # as program.py: each chooser in seat order, the loop variable choosing
+        self.sequential_block = True
         self.loop(f"sorted({self.expr(n.iter, env)})", n.var, n.body, env, depth, chooser, True)
+        self.sequential_block = False
 
     def s_Repeat(self, n, env, depth, chooser):
         if not self.stops(n):
@@ -514,6 +581,12 @@ class Stepper:
         self.clone: Callable[[list], list] = names["clone"]
         self.plain: Callable[[list], list] = names["_plain"]  # the whole state in the list
         self.result_slot, self.history_slot = names["RESULT"], names["HISTORY"]
+        self.rng_slot, self.loc_slot = names["RNG"], names["LOC"]
+        self.zone_keys: list[str] = names["ZONE_KEYS"]  # the engine's keys of zones(st)'s lists
+        self.zones: Callable[[list], list] = names["zones"]  # every zone's list, by zone_keys
+        self.export: Callable[[list], dict] = names["export"]  # as final_state.py's export
+        self.frames: list = names["_FRAMES"]  # per decision site, the names of its live locals
+        self.scalars: tuple = names["_SCALARS"]  # the names of st[FRAME + 1:], in order
         self.source = names.get("__source__", "")
 
     @staticmethod

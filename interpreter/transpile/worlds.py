@@ -1,0 +1,210 @@
+"""Determinized worlds of an engine decision, made on the resumable generated form (stepper.py).
+
+A search agent (agents/mcts.py) starts from an engine State and samples worlds: the engine's
+Resampler (interpreter/resample.py) swaps the pieces hidden from the searching player among
+look-alike places, rolls hidden dice again and reseeds the Rng. Here the same worlds are made
+as stepper states, so that a playout runs at the generated program's speed:
+
+- `reach(m, S, player)`: the stepper at S's decision, once per decision: ``new(S.seed)`` and S's
+  history replayed (each decision's seat checked), then the seat, the options and the whole
+  state (Rng, every zone in order, counters, plain variables: compare.state_difference on the
+  stepper's export) compared with S. None where they part (a state arranged by hand).
+- `StepperWorlds.sample(rng)`: a clone of that root with the pieces the engine's Resampler
+  would put at each place written there, drawn with the same calls on the same generator (one
+  shuffle per look-alike group), and the Rng reseeded with the same draw: the engine's world.
+
+Locals of running rule code and variables that hold hidden pieces (one piece or a flat list)
+are renamed as the engine renames them, found on the stepper by name and equal value. Made only
+where that covers what the engine's resampling changes: no hidden die to roll again, no pending
+decision naming a hidden piece, no other value holding one (`held_pieces`). A caller whose determinizations rewind an open simultaneous block
+(agents/determinize.py) does not ask here.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..resample import Resampler
+from ..values import Piece
+from .base import Unsupported
+from .compare import state_difference
+from .rulefile import RuleFile
+from .stepper import Stepper, load_stepper
+
+_STEPPERS: dict = {}  # (id of the definition, players, options) -> (definition, Stepper or None)
+
+
+def stepper_for(S: Any) -> Stepper | None:
+    """The resumable program of S's rule file, player count and options (generated at first use
+    in this process), or None where the generator refuses it. The rule file and its variants
+    are found among the definition's files: the first split (entry, overlays) that loads to the
+    same rules hash."""
+    key = (id(S.game), S.n, repr(sorted(S.options.items(), key=str)))
+    hit = _STEPPERS.get(key)
+    if hit is None:
+        hit = _STEPPERS[key] = (S.game, _load(S.game, S.n, dict(S.options)))  # keeps the definition alive
+    return hit[1]
+
+
+def _load(definition: Any, players: int, options: dict) -> Stepper | None:
+    files = list(definition.files)
+    for k in range(len(files)):
+        try:
+            rule_file = RuleFile(files[k], files[k + 1:])
+        except Exception:  # noqa: BLE001 - not an entry with these overlays: try the next split
+            continue
+        if rule_file.game.rules_hash != definition.rules_hash:
+            continue
+        try:
+            return load_stepper(rule_file, players, options)
+        except Unsupported:
+            return None
+    return None
+
+
+def reach(m: Stepper, S: Any, player: int) -> list | None:
+    """The stepper state at S's decision for `player`, or None if it is not the engine's."""
+    from ..threads import waiting
+    st = m.new(S.seed)
+    for author, index in S.history:
+        if m.over(st) or m.seat(st) != author or not 0 <= index < len(m.options(st)):
+            return None
+        m.apply(st, index)
+    if m.over(st) or m.seat(st) != player:
+        return None
+    pending = waiting(S).get(player)
+    if pending is None or list(m.options(st)) != list(pending.pending.options):
+        return None
+    if state_difference(S, m.export(st)) is not None:
+        return None
+    return st
+
+
+def rolls_hidden_dice(S: Any, player: int) -> bool:
+    """Whether resampling S for `player` rolls a die again (resample.reroll_hidden)."""
+    values = S.dyn.get("value")
+    return bool(values) and any(S.game.components[S.lay.static[p]["kind"]].faces and not S.sees(player, p)
+                                for p in values)
+
+
+def held_pieces(S: Any, pieces: set) -> list[tuple[str, str, Any]] | None:
+    """What holds one of `pieces` in S outside zones (what resample.relabel renames there):
+    ("local" or "var", name, value) for each local of running rule code or variable that does,
+    or None if one cannot be followed on the stepper (a pending decision naming one, a value
+    that is not one piece or a flat list of pieces)."""
+    out = []
+    for name, value in S.vars.items():
+        if _holds(value, pieces):
+            if not _flat(value):
+                return None
+            out.append(("var", name, value))
+    for th in S.threads:
+        for fr in th.frames:
+            for name, value in fr.L.items():
+                if _holds(value, pieces):
+                    if not _flat(value):
+                        return None
+                    out.append(("local", name, value))
+        pend = th.pending
+        if pend is not None and _holds([pend.candidates, pend.options, pend.picked, pend.recipe], pieces):
+            return None
+    return out
+
+
+def _flat(value: Any) -> bool:
+    return type(value) is Piece or (type(value) in (list, tuple) and all(type(v) is Piece for v in value))
+
+
+def _holds(value: Any, pieces: set) -> bool:
+    """Whether `value` holds one of `pieces` (as a Piece: a number that is no piece is not one)."""
+    t = type(value)
+    if t is Piece:
+        return value in pieces
+    if t is list or t is tuple:
+        return any(_holds(v, pieces) for v in value)
+    if t is dict:
+        return any(_holds(v, pieces) for v in value.values())
+    return False
+
+
+def _renamed(value: Any, mapping: dict) -> Any:
+    """One piece or a flat list/tuple of pieces with each piece p replaced by mapping[p]."""
+    t = type(value)
+    if t is list:
+        return [mapping.get(v, v) for v in value]
+    if t is tuple:
+        return tuple([mapping.get(v, v) for v in value])
+    return mapping.get(value, value)
+
+
+def _followers(m: Stepper, root: list, held: list) -> tuple[list, list] | None:
+    """The stepper's places of what `held` names: (indices into the root's frame, indices of
+    st's scalars), each holding a value equal to the engine's; None if one is not found."""
+    names = m.frames[root[0]]
+    frame, in_frame, scalars = root[3], set(), set()
+    for kind, name, value in held:
+        if kind == "var":
+            if "v_" + name not in m.scalars or root[4 + m.scalars.index("v_" + name)] != value:
+                return None
+            scalars.add(4 + m.scalars.index("v_" + name))
+            continue
+        found = [j for j, local in enumerate(names) if local.rsplit("_", 1)[0] == name and frame[j] == value]
+        if not found:
+            return None
+        in_frame.update(found)
+    return sorted(in_frame), sorted(scalars)
+
+
+class StepperWorlds:
+    """The engine's determinizations of one decision, as stepper states (see the module's
+    docstring). Build with `prepare`, which says None where they would not be the engine's."""
+
+    def __init__(self, m: Stepper, root: list, groups: list, followers: tuple[list, list]):
+        self.m, self.root = m, root  # root: a copy holding its whole state in the list
+        self.groups = groups  # per look-alike group: its places (zone number, index), its pieces sorted
+        self.in_frame, self.scalars = followers  # what holds a hidden piece outside zones
+
+    @classmethod
+    def prepare(cls, S: Any, player: int) -> "StepperWorlds | None":
+        m = stepper_for(S)
+        if m is None or S.over:
+            return None
+        if rolls_hidden_dice(S, player):
+            return None
+        groups = Resampler(S, player).groups
+        held = held_pieces(S, {p for _, pieces in groups for p in pieces})
+        root = None if held is None else reach(m, S, player)
+        if root is None:
+            return None
+        root = m.clone(root)  # its whole state in the list
+        followers = _followers(m, root, held)
+        number = {key: i for i, key in enumerate(m.zone_keys)}
+        if followers is None or not all(str(key) in number for slots, _ in groups for key, _, _ in slots):
+            return None
+        places = [([(number[str(key)], i, int(old)) for key, i, old in slots], [int(p) for p in pieces])
+                  for slots, pieces in groups]
+        return cls(m, root, places, followers)
+
+    def sample(self, rng: random.Random) -> list:
+        """A world: the root's clone, hidden pieces swapped as the Resampler draws, Rng reseeded."""
+        world = self.m.clone(self.root)
+        if self.groups:
+            zones, loc = self.m.zones(world), world[self.m.loc_slot]
+            mapping = {}
+            for places, canonical in self.groups:
+                pieces = canonical[:]
+                rng.shuffle(pieces)
+                for (z, i, old), p in zip(places, pieces):
+                    zone = zones[z]
+                    zone[i] = p
+                    loc[p] = zone
+                    mapping[old] = p
+            if self.in_frame:
+                frame = list(world[3])
+                for j in self.in_frame:
+                    frame[j] = _renamed(frame[j], mapping)
+                world[3] = tuple(frame)
+            for k in self.scalars:
+                world[k] = _renamed(world[k], mapping)
+        world[self.m.rng_slot].state = rng.getrandbits(64)
+        return world

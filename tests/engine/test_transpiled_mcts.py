@@ -1,0 +1,142 @@
+"""Flat MCTS on the resumable generated program (interpreter/agents/transpiled.py,
+interpreter/transpile/worlds.py): a determinized world made on the stepper is the engine's world
+(same Rng, zones, counters, variables, options), a playout from it with the same draws is the
+engine's playout, and MctsAgent picks the same moves with the same statistics and the same
+generator state whichever form runs its iterations; where the stepper cannot make the engine's
+world (a state arranged by hand) the engine plays."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from interpreter.agents.determinize import Determinizer
+from interpreter.agents.mcts import MctsAgent
+from interpreter.agents.playout import RandomPlayout
+from interpreter.game import Game
+from interpreter.threads import waiting
+from interpreter.transpile.compare import state_difference
+from interpreter.transpile.worlds import StepperWorlds, stepper_for
+
+ROOT = Path(__file__).resolve().parents[2]
+CONFIGS = [("kuhn_poker", 2, {}), ("tic_tac_toe", 2, {}), ("chicago_poker", 4, {"no_special_cards": True}),
+           ("chicago_poker", 3, {"no_special_cards": True})]
+_GAMES: dict = {}
+
+
+def game_of(name: str) -> Game:
+    if name not in _GAMES:
+        _GAMES[name] = Game.load(ROOT / "rules" / name / "game.yaml")
+    return _GAMES[name]
+
+
+def mid_games(name: str, players: int, options: dict, count: int, seed: int = 7) -> list:
+    """Engine states at a decision with more than one option, at random depths."""
+    game, rng, out = game_of(name), random.Random(seed), []
+    opts = game.resolve_options(options)
+    for s in range(count * 3):
+        S = game.new_game(players, opts, s, logging=False)
+        target, kept = rng.randrange(1, 60), None
+        while not S.over and S.decisions < target:
+            p = S.current_players()[0]
+            if S.option_count(p) > 1:
+                kept = S.clone()  # short games end early: the last decision among several
+            S.apply(p, rng.randrange(S.option_count(p)))
+        if not S.over and S.option_count(S.current_players()[0]) > 1:
+            kept = S
+        if kept is not None:
+            out.append(kept)
+        if len(out) == count:
+            break
+    return out
+
+
+def engine_playout(world, player: int, i: int, rng: random.Random):
+    world.apply(player, i)
+    RandomPlayout().run(world, rng)
+    return world
+
+
+@pytest.mark.parametrize("name,players,options", CONFIGS)
+def test_a_world_on_the_stepper_is_the_engines_world_and_plays_the_engines_playout(name, players, options):
+    made = followed = 0
+    for S in mid_games(name, players, options, 8):
+        player = S.current_players()[0]
+        worlds = StepperWorlds.prepare(S, player)
+        assert worlds is not None, S.history
+        m, engine = worlds.m, Determinizer(S, player)
+        made += 1
+        followed += bool(worlds.in_frame or worlds.scalars)
+        for k in range(4):
+            ours, theirs = random.Random(k), random.Random(k)
+            W, world = engine.sample(theirs), worlds.sample(ours)
+            assert state_difference(W, m.export(world)) is None
+            assert m.seat(world) == player
+            assert list(m.options(world)) == list(waiting(W)[player].pending.options)
+            assert ours.getstate() == theirs.getstate()
+            i = k % len(m.options(world))
+            engine_playout(W, player, i, theirs)
+            draw = ours.random
+            m.rollout(world, i, [lambda options: int(draw() * len(options))] * players)
+            returns, history, winners, _, _ = m.result(world)
+            assert history == [list(h) for h in W.history]
+            assert list(returns) == W.returns() and list(winners) == W.winners()
+            assert ours.getstate() == theirs.getstate()
+    assert made >= 6
+    if name == "chicago_poker":
+        assert followed  # some root held hidden pieces in a local, renamed as the engine renames them
+
+
+@pytest.mark.parametrize("name,players,options", CONFIGS)
+def test_mcts_picks_the_engines_moves_with_the_engines_statistics(name, players, options):
+    on_stepper = 0
+    for seed, S in enumerate(mid_games(name, players, options, 6, seed=11)):
+        player = S.current_players()[0]
+        engine, ours = MctsAgent(40, seed=seed, transpiled=False), MctsAgent(40, seed=seed)
+        assert engine.choose(S, player) == ours.choose(S, player)
+        assert engine.rng.getstate() == ours.rng.getstate()  # every draw the same, in the same order
+        assert engine.iterations_done == ours.iterations_done and ours.replayed == 0
+        on_stepper += ours.on_stepper
+    assert on_stepper >= 200
+
+
+@pytest.mark.parametrize("name,players,options,decisions", [
+    ("kuhn_poker", 2, {}, None), ("tic_tac_toe", 2, {}, None), ("chicago_poker", 3, {"no_special_cards": True}, 25)])
+def test_games_of_mcts_agents_are_the_same_either_way(name, players, options, decisions):
+    """Every seat an MctsAgent: the same game (whole, or its first `decisions`) either way."""
+    game = game_of(name)
+    opts = game.resolve_options(options)
+    for seed in range(3 if decisions is None else 1):
+        histories = []
+        for transpiled in (False, True):
+            agents = [MctsAgent(8, seed=seed * 10 + p, transpiled=transpiled) for p in range(players)]
+            S = game.new_game(players, opts, seed, logging=False)
+            while not S.over and (decisions is None or S.decisions < decisions):
+                p = S.current_players()[0]
+                S.apply(p, agents[p].choose(S, p))
+            histories.append(list(S.history))
+            if transpiled:
+                assert sum(a.on_stepper for a in agents) > 0 and sum(a.replayed for a in agents) == 0
+        assert histories[0] == histories[1]
+
+
+def test_a_state_arranged_by_hand_is_searched_by_the_engine():
+    """The stepper replays the seed and the history: a state changed by other means is not
+    reached, and the agent uses the engine (same move as the engine-only agent)."""
+    S = mid_games("chicago_poker", 4, {"no_special_cards": True}, 1)[0]
+    player = S.current_players()[0]
+    assert StepperWorlds.prepare(S, player) is not None
+    deck = next(key for key in S.zones if str(key) == "deck")
+    S.zones[deck] = list(reversed(S.zones[deck]))
+    assert StepperWorlds.prepare(S, player) is None
+    engine, ours = MctsAgent(10, seed=1, transpiled=False), MctsAgent(10, seed=1)
+    assert engine.choose(S, player) == ours.choose(S, player) and ours.on_stepper == 0
+
+
+def test_options_that_are_not_the_defaults_and_the_opt_out():
+    S = mid_games("chicago_poker", 4, {"no_special_cards": True}, 1)[0]
+    assert stepper_for(S) is not None
+    agent = MctsAgent(5, seed=0, transpiled=False)
+    agent.choose(S, S.current_players()[0])
+    assert agent.on_stepper == 0
