@@ -53,6 +53,8 @@ from typing import Any, Callable, Iterable
 
 from .. import ast
 from . import stepper_runtime
+from .base import Unsupported
+from .piece_kinds import element
 from .program import ProgramWriter, namespace
 from .rulefile import RuleFile
 
@@ -118,19 +120,46 @@ class StepperWriter(ProgramWriter):
 
     # ------------------------------------------------------------------ the program
     def source(self) -> str:
-        if self.mutable:  # their lists (dice.py) are not among the state's objects a copy copies
-            raise self.unsupported(f"pieces with changing attributes ({', '.join(self.mutable)})")
+        """The program; written again keeping the looks of pieces if a choice reads them (as
+        ProgramWriter.source)."""
+        self.looks_wanted = True
+        try:
+            return self._stepper_source()
+        except Unsupported as e:
+            if self.looks or "looks are not kept" not in e.what:
+                raise
+        return type(self)(self.L, self.n, self.options, looks=True)._stepper_source()
+
+    def piece_state(self) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+        """looks.py's per-game piece lists as (name, code): (the lists, among the state's
+        objects, which a copy copies; ZI and PS, made from the zone lists, made again for each
+        copy's lists)."""
+        lines, self.lines = self.lines, []
+        self.piece_state_init()
+        made, self.lines = self.lines, lines
+        pairs = [tuple(line.strip().split(" = ", 1)) for line in made]
+        return [p for p in pairs if p[0] not in ("ZI", "PS")], [p for p in pairs if p[0] in ("ZI", "PS")]
+
+    def _stepper_source(self) -> str:
         final = self.L.procs.get("scoring:final") or []
         if any(map(self.stops, final)):
             raise self.unsupported("a decision in scoring.final")
         out = self.header()
+        pieces, derived = self.piece_state()
         scalars, objects = self.state_names()
+        objects += [name for name, _ in pieces]
         self.scalars, self.objects = scalars, objects
         run = FRAME + 1 + len(scalars)
         self.lines = []
         self.emit(0, f"def _game({', '.join(objects)}):")
+        if derived:  # a copy's: made from its lists (a new game makes them in _gen)
+            self.emit(1, "if loc is not None:")
+            for name, code in derived:
+                self.emit(2, f"{name} = {code}")
+            self.emit(1, "else:")
+            self.emit(2, f"{' = '.join(name for name, _ in derived)} = None")
         self.emit(1, "def _gen(st, ans, _agents=None):")
-        self.emit(2, f"nonlocal {', '.join(objects)}")
+        self.emit(2, f"nonlocal {', '.join(objects + [name for name, _ in derived])}")
         self.emit(2, f"({', '.join(['pc', '_seat', '_options', 'frame'] + scalars)},) = st[:{run}]")
         self.emit(2, "if pc:")
         self.emit(3, "if pc < 0:")
@@ -145,6 +174,8 @@ class StepperWriter(ProgramWriter):
         self.emit(4, "_steps = 0")
         start = len(self.lines)
         self.state_init()
+        for name, code in pieces + derived:
+            self.emit(1, f"{name} = {code}")
         self.lines[start:] = ["            " + line for line in self.lines[start:]]
         self.emit(4, f"st[{run + 1}:{run + 1 + len(objects)}] = [{', '.join(objects)}]")
         mark = len(self.lines)
@@ -163,6 +194,8 @@ class StepperWriter(ProgramWriter):
         out.append("\n".join(lines) + "\n\n\n")
         out.append(f"_FRAMES = {[None] + [tuple(self.frames[i]) for i in range(1, self.sites + 1)]!r}\n")
         out.append(f"_SCALARS = {tuple(scalars)!r}\n")
+        if self.refused:
+            raise self.refused[0]
         out.append(self.api(run, objects))
         out.append(self.exports(run, objects))
         return "".join(out)
@@ -228,6 +261,8 @@ class StepperWriter(ProgramWriter):
                   if name == "frame" or name.startswith("v_")]
         lines += [f"    new[{i}] = st[{i}][:]" if name.startswith("c_") else f"    new[{i}] = _copy(st[{i}], memo)"
                   for name, i in slot.items() if name.startswith(("c_", "v_"))]
+        lines += [f"    new[{i}] = _copy(st[{i}], memo)" for name, i in slot.items()
+                  if name in ("FACE", "SEEN") or name.startswith(("M_", "D_"))]
         lines += [f"    new[{slot['history']}] = list(st[{slot['history']}])",
                   f"    new[{slot['rng']}] = st[{slot['rng']}].copy()",
                   f"    new[{run}] = _game(*new[{run + 1}:{run + 1 + len(objects)}])", "    return new", ""]
@@ -331,10 +366,25 @@ class StepperWriter(ProgramWriter):
         self.emit(depth, f"history.append([{who}, ans])")
 
     def s_Choose(self, n, env, depth, chooser):
+        """As looks.py's: the options made by `offer` for the chooser chooser_of names (the
+        engine's options among pieces that may look alike), the chosen name keeping the kind
+        of what it was chosen from."""
         if n.optional or n.where is not None:
             raise self.unsupported("an optional choice or one with `where`", n)
-        if n.count != "one":
-            return self.several_stops(n, env, depth, chooser)
+        self.plain_prompt(n)
+        kind = self.rely(n.source, env)
+        outer, self.offering = self.offering, [kind, n, None]
+        try:
+            if n.count != "one":
+                self.several_stops(n, env, depth, chooser)
+            else:
+                self.choose_one_stops(n, env, depth, chooser)
+        finally:
+            self.offering = outer
+        self.bind_kind(env[n.var], element(kind) if n.count == "one" else kind)
+
+    def choose_one_stops(self, n: ast.Choose, env: dict, depth: int, chooser: Any) -> None:
+        """A choice of one item: a stop."""
         self.emit(depth, "if not pc:")
         who = self.chooser_of(n.by, env, depth + 1, chooser, n)
         options = self.fresh("options")
@@ -436,7 +486,7 @@ class StepperWriter(ProgramWriter):
         self.fill(mark, "while", test, sole)
 
     def loop(self, seq_code: str, var_name: str, body: list, env: dict, depth: int, chooser: Any,
-             var_chooses: bool = False) -> None:
+             var_chooses: bool = False, kind: Any = None) -> None:
         """`for var in seq` with decisions inside: the list and the position are live locals."""
         seq, k, sole = self.fresh("seq"), self.fresh("k"), self.sole
         self.emit(depth, "if not pc:")
@@ -447,6 +497,7 @@ class StepperWriter(ProgramWriter):
         mark = self.placeholder(depth)
         inner = dict(env)
         inner[var_name] = var = self.fresh(var_name)
+        self.bind_kind(var, kind)  # what the elements are (piece_kinds.py), for looks
         inner["\0" + seq], inner["\0" + k] = seq, k  # live, under keys no rule name can have
         self.emit(depth + 1, "if not pc:")
         self.emit(depth + 2, f"{var} = {seq}[{k}]")
@@ -457,15 +508,17 @@ class StepperWriter(ProgramWriter):
     def s_For(self, n, env, depth, chooser):
         if not self.stops(n):
             return super().s_For(n, env, depth, chooser)
-        seq = self.expr(n.iter, env)
-        self.loop(f"list({seq})" if self.is_zone(n.iter, env) else seq, n.var, n.body, env, depth, chooser)
+        seq, kind = self.expr(n.iter, env), element(self.kind(n.iter, env))
+        self.loop(f"list({seq})" if self.is_zone(n.iter, env) else seq, n.var, n.body, env, depth, chooser,
+                  kind=kind)
 
     def s_Simultaneous(self, n, env, depth, chooser):
         if not self.stops(n):
             return super().s_Simultaneous(n, env, depth, chooser)
         # as program.py: each chooser in seat order, the loop variable choosing
         self.sequential_block = True
-        self.loop(f"sorted({self.expr(n.iter, env)})", n.var, n.body, env, depth, chooser, True)
+        self.loop(f"sorted({self.expr(n.iter, env)})", n.var, n.body, env, depth, chooser, True,
+                  element(self.kind(n.iter, env)))
         self.sequential_block = False
 
     def s_Repeat(self, n, env, depth, chooser):

@@ -21,7 +21,7 @@ from interpreter.transpile.worlds import StepperWorlds, stepper_for
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = [("kuhn_poker", 2, {}), ("tic_tac_toe", 2, {}), ("chicago_poker", 4, {"no_special_cards": True}),
-           ("chicago_poker", 3, {"no_special_cards": True})]
+           ("chicago_poker", 3, {"no_special_cards": True}), ("chicago_poker", 4, {})]
 _GAMES: dict = {}
 
 
