@@ -140,3 +140,9 @@ def test_options_that_are_not_the_defaults_and_the_opt_out():
     agent = MctsAgent(5, seed=0, transpiled=False)
     agent.choose(S, S.current_players()[0])
     assert agent.on_stepper == 0
+
+
+def test_the_command_lines_setting_generated_no():
+    from interpreter.agents.registry import parse_agents
+    assert parse_agents("mcts:5")[0].build(1, 0).transpiled is True
+    assert parse_agents("mcts:5,generated=no")[0].build(1, 0).transpiled is False
