@@ -90,6 +90,10 @@ class WorldFailures:
             self.count += 1
             self._last = exc
 
+    def passed(self) -> None:
+        """An iteration that succeeded outside `guard` (played on the generated program)."""
+        self._tried += 1
+
     def check(self) -> None:
         """End of a decision: raise if nothing succeeded; reset."""
         all_failed = self._tried > 0 and self._failed == self._tried

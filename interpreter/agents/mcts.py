@@ -82,4 +82,5 @@ class MctsAgent:
         stats[i].total += self.evaluate.value(fast.ended(result), player)
         self.iterations_done += 1
         self.on_stepper += 1
+        self.failures.passed()
         return True
