@@ -73,6 +73,7 @@ class StepperWriter(ProgramWriter):
         self._stops: dict[int, bool] = {}
         self.exclusive_next = True  # the next block is entered only when pc is 0 or inside it
         self.frames: dict[int, list] = {}  # each decision site's live locals
+        self.rule_names: dict[str, str] = {}  # a live local -> the rule file's name it holds
         self.sole = False  # the statement being written is the last decision of such a block
 
     def fresh(self, stem: str) -> str:
@@ -193,6 +194,8 @@ class StepperWriter(ProgramWriter):
         lines = body[:mark] + self.nested_functions(3) + body[mark:] + ["    return _gen"]
         out.append("\n".join(lines) + "\n\n\n")
         out.append(f"_FRAMES = {[None] + [tuple(self.frames[i]) for i in range(1, self.sites + 1)]!r}\n")
+        named = [tuple(self.rule_names.get(v) for v in self.frames[i]) for i in range(1, self.sites + 1)]
+        out.append(f"_FRAME_RULE_NAMES = {[None] + named!r}  # None: the program's own\n")
         out.append(f"_SCALARS = {tuple(scalars)!r}\n")
         if self.refused:
             raise self.refused[0]
@@ -308,6 +311,7 @@ class StepperWriter(ProgramWriter):
     def live(self, env: dict, *more: str) -> list[str]:
         """The locals a decision must keep: those in scope here and around the inlined bodies."""
         names = [v for v in env.values() if v in self.made]
+        self.rule_names.update((v, k) for k, v in env.items() if v in self.made and not k.startswith("\0"))
         names += [v for level in self.outer for v in level]
         names += [v for v in more if v in self.made]
         return list(dict.fromkeys(names))
@@ -639,6 +643,7 @@ class Stepper:
         self.zones: Callable[[list], list] = names["zones"]  # every zone's list, by zone_keys
         self.export: Callable[[list], dict] = names["export"]  # as final_state.py's export
         self.frames: list = names["_FRAMES"]  # per decision site, the names of its live locals
+        self.frame_rule_names: list = names["_FRAME_RULE_NAMES"]  # ... the rule file's names they hold
         self.scalars: tuple = names["_SCALARS"]  # the names of st[FRAME + 1:], in order
         self.source = names.get("__source__", "")
 

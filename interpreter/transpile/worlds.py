@@ -25,8 +25,8 @@ import random
 from typing import Any
 
 from ..resample import Resampler
+from ..threads import waiting
 from ..values import Piece
-from .base import Unsupported
 from .compare import state_difference
 from .rulefile import RuleFile
 from .stepper import Stepper, load_stepper
@@ -57,14 +57,13 @@ def _load(definition: Any, players: int, options: dict) -> Stepper | None:
             continue
         try:
             return load_stepper(rule_file, players, options)
-        except Unsupported:
+        except Exception:  # noqa: BLE001 - Unsupported (or a generator failure): the engine searches
             return None
     return None
 
 
 def reach(m: Stepper, S: Any, player: int) -> list | None:
     """The stepper state at S's decision for `player`, or None if it is not the engine's."""
-    from ..threads import waiting
     st = m.new(S.seed)
     for author, index in S.history:
         if m.over(st) or m.seat(st) != author or not 0 <= index < len(m.options(st)):
@@ -139,19 +138,23 @@ def _renamed(value: Any, mapping: dict) -> Any:
 
 def _followers(m: Stepper, root: list, held: list) -> tuple[list, list] | None:
     """The stepper's places of what `held` names: (indices into the root's frame, indices of
-    st's scalars), each holding a value equal to the engine's; None if one is not found."""
-    names = m.frames[root[0]]
+    st's scalars), each holding a value equal to the engine's under the same rule file name;
+    None if one is not found. A zone's own list is left out: writing the pieces into the zones
+    renames it already."""
+    names = m.frame_rule_names[root[0]]
     frame, in_frame, scalars = root[3], set(), set()
+    zones = {id(z) for z in m.zones(root)}
     for kind, name, value in held:
         if kind == "var":
-            if "v_" + name not in m.scalars or root[4 + m.scalars.index("v_" + name)] != value:
+            k = 4 + m.scalars.index("v_" + name) if "v_" + name in m.scalars else None
+            if k is None or root[k] != value:
                 return None
-            scalars.add(4 + m.scalars.index("v_" + name))
+            scalars.update([k] if id(root[k]) not in zones else [])
             continue
-        found = [j for j, local in enumerate(names) if local.rsplit("_", 1)[0] == name and frame[j] == value]
+        found = [j for j, rule_name in enumerate(names) if rule_name == name and frame[j] == value]
         if not found:
             return None
-        in_frame.update(found)
+        in_frame.update(j for j in found if id(frame[j]) not in zones)
     return sorted(in_frame), sorted(scalars)
 
 

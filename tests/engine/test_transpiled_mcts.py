@@ -58,6 +58,26 @@ def engine_playout(world, player: int, i: int, rng: random.Random):
     return world
 
 
+def same_worlds_and_playouts(S, player: int, worlds: StepperWorlds, samples: int) -> None:
+    """The stepper's worlds and playouts are the engine's, draw for draw."""
+    m, engine = worlds.m, Determinizer(S, player)
+    for k in range(samples):
+        ours, theirs = random.Random(k), random.Random(k)
+        W, world = engine.sample(theirs), worlds.sample(ours)
+        assert state_difference(W, m.export(world)) is None
+        assert m.seat(world) == player
+        assert list(m.options(world)) == list(waiting(W)[player].pending.options)
+        assert ours.getstate() == theirs.getstate()
+        i = k % len(m.options(world))
+        engine_playout(W, player, i, theirs)
+        draw = ours.random
+        m.rollout(world, i, [lambda options: int(draw() * len(options))] * S.n)
+        returns, history, winners, _, _ = m.result(world)
+        assert history == [list(h) for h in W.history]
+        assert list(returns) == W.returns() and list(winners) == W.winners()
+        assert ours.getstate() == theirs.getstate()
+
+
 @pytest.mark.parametrize("name,players,options", CONFIGS)
 def test_a_world_on_the_stepper_is_the_engines_world_and_plays_the_engines_playout(name, players, options):
     made = followed = 0
@@ -65,24 +85,9 @@ def test_a_world_on_the_stepper_is_the_engines_world_and_plays_the_engines_playo
         player = S.current_players()[0]
         worlds = StepperWorlds.prepare(S, player)
         assert worlds is not None, S.history
-        m, engine = worlds.m, Determinizer(S, player)
         made += 1
         followed += bool(worlds.in_frame or worlds.scalars)
-        for k in range(4):
-            ours, theirs = random.Random(k), random.Random(k)
-            W, world = engine.sample(theirs), worlds.sample(ours)
-            assert state_difference(W, m.export(world)) is None
-            assert m.seat(world) == player
-            assert list(m.options(world)) == list(waiting(W)[player].pending.options)
-            assert ours.getstate() == theirs.getstate()
-            i = k % len(m.options(world))
-            engine_playout(W, player, i, theirs)
-            draw = ours.random
-            m.rollout(world, i, [lambda options: int(draw() * len(options))] * players)
-            returns, history, winners, _, _ = m.result(world)
-            assert history == [list(h) for h in W.history]
-            assert list(returns) == W.returns() and list(winners) == W.winners()
-            assert ours.getstate() == theirs.getstate()
+        same_worlds_and_playouts(S, player, worlds, 4)
     assert made >= 6
     if name == "chicago_poker":
         assert followed  # some root held hidden pieces in a local, renamed as the engine renames them
@@ -183,3 +188,62 @@ scoring:
     assert engine.rng.getstate() == ours.rng.getstate()
     assert ours.replayed > 0 and ours.on_stepper > 0
     assert ours.failures.count == engine.failures.count == ours.replayed
+
+
+HELD = """
+game: {id: held, name: Held, players: {min: 2, max: 3}}
+components:
+  card:
+    kind: card
+    start: deck
+    items:
+%s
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {per: [player], visibility: owner}
+  table: {ordered: true}
+variables:
+  marked: {initial: none}
+  kept: {initial: []}
+counters:
+  points: {per: [player], initial: 0}
+setup:
+  - id: deal
+    do: |
+      shuffle deck
+      deal 2 from deck to hand
+flow:
+  rounds: 3
+  phases:
+    - id: play
+      turns: seat
+      turn: |
+        let mine = top(deck)
+        let pair = [top(deck), bottom(deck)]
+        marked = bottom(deck)
+        kept = [top(deck)]
+        choose c from hand[player]
+        move c to table
+        points[player] += disclose(c.value * mine.value + pair[1].value + marked.value + kept[0].value)
+        draw 1 from deck to hand[player]
+scoring:
+  score: "points[player]"
+""" % "\n".join(f"      - {{id: c{v}, value: {v}}}" for v in range(1, 25))
+
+
+def test_locals_and_variables_holding_hidden_pieces_are_renamed_as_the_engine_renames_them(tmp_path):
+    path = tmp_path / "game.yaml"
+    path.write_text(HELD, encoding="utf-8")
+    game = Game.load(path)
+    followed = 0
+    for players in (2, 3):
+        for seed in range(4):
+            S = game.new_game(players, seed=seed, logging=False)
+            for _ in range(seed % 3):
+                S.apply(S.current_players()[0], 0)
+            player = S.current_players()[0]
+            worlds = StepperWorlds.prepare(S, player)
+            assert worlds is not None
+            followed += len(worlds.in_frame) + len(worlds.scalars)
+            same_worlds_and_playouts(S, player, worlds, 6)
+    assert followed >= 8 * 3  # mine, pair, marked and kept: each renamed
