@@ -43,8 +43,10 @@ in the order of ``ZONE_KEYS`` (the engine's zone keys), ``export(st)`` gives the
 zones, counters and variables keyed as final_state.py's export (compare.state_difference reads
 it), ``RNG`` and ``LOC`` are the slots of the Rng and of ``loc`` (piece -> its zone's list).
 
-What the straight writer covers minus what cannot stop: optional choices and `where`
-(refused), a decision inside the `scoring.final` block (refused).
+What the straight writer covers minus what cannot stop: an optional perform and `where` on a
+perform (refused), a choice of several inside a simultaneous block (refused: the engine asks
+such blocks' picks in an order that depends on who drives the game), a decision inside the
+`scoring.final` block (refused).
 """
 from __future__ import annotations
 
@@ -373,8 +375,6 @@ class StepperWriter(ProgramWriter):
         """As looks.py's: the options made by `offer` for the chooser chooser_of names (the
         engine's options among pieces that may look alike), the chosen name keeping the kind
         of what it was chosen from."""
-        if n.optional or n.where is not None:
-            raise self.unsupported("an optional choice or one with `where`", n)
         self.plain_prompt(n)
         kind = self.rely(n.source, env)
         outer, self.offering = self.offering, [kind, n, None]
@@ -388,15 +388,22 @@ class StepperWriter(ProgramWriter):
         self.bind_kind(env[n.var], element(kind) if n.count == "one" else kind)
 
     def choose_one_stops(self, n: ast.Choose, env: dict, depth: int, chooser: Any) -> None:
-        """A choice of one item: a stop."""
+        """A choice of one item: a stop (as choices.py's choose_general: `where` filters the
+        candidates; an optional choice is asked even with nothing to pick, its `pass` gives none)."""
         self.emit(depth, "if not pc:")
+        source = self.expr(n.source, env) if n.where is None else self.candidates(n, env, depth + 1)
         who = self.chooser_of(n.by, env, depth + 1, chooser, n)
         options = self.fresh("options")
-        self.offer(options, self.expr(n.source, env), depth + 1)  # choices.py: look-alikes stop
+        self.offer(options, source, depth + 1)  # choices.py/looks.py: the engine's options
+        if n.optional:
+            self.emit(depth + 1, f"{options}.append(_PASS)")
         site, frame = self.suspend(who, options, env, depth + 1)
         self.resume(site, frame, who, depth + 1)
         env[n.var] = var = self.fresh(n.var)
         self.emit(depth + 1, f"{var} = {options}[ans]")
+        if n.optional:
+            self.emit(depth + 1, f"if {var} == _PASS:")
+            self.emit(depth + 2, f"{var} = None")
 
     def several_stops(self, n: ast.Choose, env: dict, depth: int, chooser: Any) -> None:
         """A choice of several as choices.py's `several` writes it (one pick per decision, `done`
@@ -416,26 +423,27 @@ class StepperWriter(ProgramWriter):
             self.emit(depth + 1, f"if {high} is None or {high} > {size}:")
             self.emit(depth + 2, f"{high} = {size}")
         self.emit(depth + 1, f"{var} = []")
-        self.emit(depth + 1, f"if {size} < {low}:")
-        self.emit(depth + 2, f"raise RuntimeError('{n.var}: fewer candidates than must be chosen')")
+        if not n.optional:
+            self.emit(depth + 1, f"if {size} < {low}:")
+            self.emit(depth + 2, f"raise RuntimeError('{n.var}: fewer candidates than must be chosen')")
         inner = dict(env)
         for name in (cands, low, high, size):
             inner["\0" + name] = name  # live, under keys no rule name can have
         mark = self.placeholder(depth)
         self.emit(depth + 1, "if not pc:")
         self.offer(options, cands, depth + 2)
-        self.emit(depth + 2, f"if len({var}) >= {low}:")
+        self.emit(depth + 2, f"if {'True' if n.optional else f'len({var}) >= {low}'}:")
         self.emit(depth + 3, f"{options}.append(_DONE)")
         site, frame = self.suspend(who, options, inner, depth + 2)
         self.resume(site, frame, who, depth + 2)
         self.emit(depth + 2, f"{value} = {options}[ans]")
-        self.emit(depth + 2, f"if {value} == _DONE:")
+        self.emit(depth + 2, f"if {value} == _DONE or {value} == _PASS:")
         self.emit(depth + 3, "break")
         self.emit(depth + 2, f"{var}.append({value})")
         self.emit(depth + 2, f"{cands}.remove({value})")
         self.emit(depth + 2, f"if len({var}) >= {high} or not {cands}:")
         self.emit(depth + 3, "break")
-        self.fill(mark, "while", f"not ({high} <= 0 or {size} == 0)", sole)
+        self.fill(mark, "while", "True" if n.optional else f"not ({high} <= 0 or {size} == 0)", sole)
 
     def s_Perform(self, n, env, depth, chooser):
         if n.optional or n.where is not None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.game import Game
-from interpreter.options import DONE
+from interpreter.options import DONE, PASS
 from interpreter.rng import Rng
 from interpreter.threads import waiting
 from interpreter.transpile import Unsupported
@@ -333,11 +333,13 @@ scoring:
             assert offered == engine and m.returns(st) == S.returns()
 
 
-def test_an_optional_choice_is_refused_by_name(tmp_path):
+def test_an_optional_perform_is_refused_by_name(tmp_path):
     path = tmp_path / "game.yaml"
-    path.write_text(GAME.replace("choose k from small by p", "choose k from small by p optional"), encoding="utf-8")
+    text = GAME.replace("flow:", "actions:\n  rest:\n    do: \"spent += 1\"\nflow:", 1)
+    text = text.replace("        choose w from [3, 4]\n", "        perform rest by player optional\n        choose w from [3, 4]\n")
+    path.write_text(text, encoding="utf-8")
     Game.load(path)
-    with pytest.raises(Unsupported, match="optional"):
+    with pytest.raises(Unsupported, match="optional perform"):
         stepper_source(path, 2)
 
 
@@ -385,27 +387,38 @@ flow:
         move ys to pile
         choose (count(pile) // 4) ws from pile by player
         points[player] -= count(ws)
+        choose 1 to 2 vs from hand[player] where vs.value > 4 optional
+        move vs to pile
+        choose z from pile where z.value > 3 optional
+        if z != none:
+          move z to hand[player]
+          points[player] += z.value // 3
+        choose q from [] optional
+        choose t from players where t != player
+        points[t] += 1
         draw 1 from deck to hand[player]
 scoring:
   score: "points[player]"
 """ % "\n".join(f"      - {{id: c{v}, value: {v}}}" for v in range(1, 12))
 
 
-def test_choices_of_several_stop_at_each_pick(tmp_path):
-    """Exact counts, up to, a computed range, duplicates among the candidates: the engine's
-    options (`done` once enough are picked) and games; a copy made between two picks of one
-    choice continues as the engine's copy."""
+def test_choices_of_several_optional_and_filtered_stop_at_each_pick(tmp_path):
+    """Exact counts, up to, a computed range, duplicates among the candidates, `where` on one
+    and on several, optional choices (one asked with nothing but `pass`): the engine's options
+    (`done` once enough are picked) and games; a copy made between two picks of one choice
+    continues as the engine's copy."""
     path = tmp_path / "game.yaml"
     path.write_text(SEVERAL, encoding="utf-8")
     game = Game.load(path)
     for players in (2, 3):
         m = load_stepper(path, players)
-        dones = 0
+        dones = passes = 0
         for seed in range(12):
             engine, stepper = engine_trace(game, players, None, seed), stepper_trace(m, players, seed)
             assert first_difference(engine, stepper) is None, (players, seed, first_difference(engine, stepper))
             dones += sum(1 for o in stepper.offered if o and o[-1] == DONE)
-        assert dones > 10
+            passes += sum(1 for o in stepper.offered if o == [PASS])
+        assert dones > 10 and passes > 10
         length = len(stepper_trace(m, players, 1).history)
         for at in range(0, length, 2):
             st, S = lockstep(m, game, players, None, 1, at, random.Random(4))
