@@ -67,9 +67,10 @@ def test_whole_games_through_apply_are_the_engines_200(name, players, options):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("options", [{"no_special_cards": True}, None])
 @pytest.mark.parametrize("players", [2, 3, 5, 6])
-def test_chicago_poker_at_other_player_counts(players):
-    whole_games("chicago_poker", players, {"no_special_cards": True}, range(30))
+def test_chicago_poker_at_other_player_counts(players, options):
+    whole_games("chicago_poker", players, options, range(30))
 
 
 # ------------------------------------------------------------------ copies
