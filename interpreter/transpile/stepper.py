@@ -41,7 +41,8 @@ A choice of several is a loop of single picks (choices.py's `several`), each pic
 For searches that start from an engine state (worlds.py): ``zones(st)`` lists every zone's list
 in the order of ``ZONE_KEYS`` (the engine's zone keys), ``export(st)`` gives the Rng state,
 zones, counters and variables keyed as final_state.py's export (compare.state_difference reads
-it), ``RNG`` and ``LOC`` are the slots of the Rng and of ``loc`` (piece -> its zone's list).
+it), ``RNG`` and ``LOC`` are the slots of the Rng and of ``loc`` (piece -> its zone's list),
+``SLOTS`` every object's slot by its name (``M_value``: the dice's values, …).
 
 What the straight writer covers minus what cannot stop: an optional perform and `where` on a
 perform (refused), a choice of several inside a simultaneous block (refused: the engine asks
@@ -211,6 +212,7 @@ class StepperWriter(ProgramWriter):
         zones = [item for _, items in self._zone_entries() for item in items]
         first = FRAME + 1
         lines = [f"ZONE_KEYS = {[str(key) for key, _ in zones]!r}",
+                 f"SLOTS = {dict((name, i) for i, name in enumerate(objects, run + 1))!r}",
                  f"RNG, LOC = {run + 1 + objects.index('rng')}, {run + 1 + objects.index('loc')}", "", "",
                  "def zones(st):", f"    ({', '.join(objects)},) = st[{run + 1}:{run + 1 + len(objects)}]",
                  f"    return [{', '.join(code for _, code in zones)}]", "", "",
@@ -647,6 +649,7 @@ class Stepper:
         self.plain: Callable[[list], list] = names["_plain"]  # the whole state in the list
         self.result_slot, self.history_slot = names["RESULT"], names["HISTORY"]
         self.rng_slot, self.loc_slot = names["RNG"], names["LOC"]
+        self.slots: dict[str, int] = names["SLOTS"]  # the state's objects by name (zones, M_value, …)
         self.zone_keys: list[str] = names["ZONE_KEYS"]  # the engine's keys of zones(st)'s lists
         self.zones: Callable[[list], list] = names["zones"]  # every zone's list, by zone_keys
         self.export: Callable[[list], dict] = names["export"]  # as final_state.py's export

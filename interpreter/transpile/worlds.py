@@ -14,9 +14,10 @@ as stepper states, so that a playout runs at the generated program's speed:
   shuffle per look-alike group), and the Rng reseeded with the same draw: the engine's world.
 
 Locals of running rule code and variables that hold hidden pieces (one piece or a flat list)
-are renamed as the engine renames them, found on the stepper by name and equal value. Made only
-where that covers what the engine's resampling changes: no hidden die to roll again, no pending
-decision naming a hidden piece, no other value holding one (`held_pieces`). A caller whose determinizations rewind an open simultaneous block
+are renamed as the engine renames them, found on the stepper by the rule file's name and equal
+value; hidden dice get new faces with the same draws (resample.reroll_hidden). Made only where
+that covers what the engine's resampling changes: no pending decision naming a hidden piece,
+no other value holding one (`held_pieces`). A caller whose determinizations rewind an open simultaneous block
 (agents/determinize.py) does not ask here.
 """
 from __future__ import annotations
@@ -74,16 +75,26 @@ def reach(m: Stepper, S: Any, player: int) -> list | None:
     pending = waiting(S).get(player)
     if pending is None or list(m.options(st)) != list(pending.pending.options):
         return None
-    if state_difference(S, m.export(st)) is not None:
+    if state_difference(S, m.export(st)) is not None or not same_attributes(m, S, st):
         return None
     return st
 
 
-def rolls_hidden_dice(S: Any, player: int) -> bool:
-    """Whether resampling S for `player` rolls a die again (resample.reroll_hidden)."""
-    values = S.dyn.get("value")
-    return bool(values) and any(S.game.components[S.lay.static[p]["kind"]].faces and not S.sees(player, p)
-                                for p in values)
+def hidden_rolls(S: Any, player: int) -> list[tuple[int, list]]:
+    """The dice resampling S for `player` rolls again, in resample.reroll_hidden's order:
+    (die, its faces) each."""
+    values = S.dyn.get("value") or {}
+    faces = [(p, S.game.components[S.lay.static[p]["kind"]].faces) for p in values]
+    return [(int(p), list(f)) for p, f in faces if f and not S.sees(player, p)]
+
+
+def same_attributes(m: Stepper, S: Any, st: list) -> bool:
+    """Whether the changing attributes S has set (a die's value, …) are the stepper's."""
+    for name, values in S.dyn.items():
+        slot = m.slots.get("M_" + name)
+        if values and (slot is None or any(st[slot][p] != v for p, v in values.items())):
+            return False
+    return True
 
 
 def held_pieces(S: Any, pieces: set) -> list[tuple[str, str, Any]] | None:
@@ -162,17 +173,21 @@ class StepperWorlds:
     """The engine's determinizations of one decision, as stepper states (see the module's
     docstring). Build with `prepare`, which says None where they would not be the engine's."""
 
-    def __init__(self, m: Stepper, root: list, groups: list, followers: tuple[list, list]):
+    def __init__(self, m: Stepper, root: list, groups: list, followers: tuple[list, list], rolls: list):
         self.m, self.root = m, root  # root: a copy holding its whole state in the list
         self.groups = groups  # per look-alike group: its places (zone number, index), its pieces sorted
         self.in_frame, self.scalars = followers  # what holds a hidden piece outside zones
+        self.rolls = rolls  # the hidden dice rolled again: (die, its faces) each
+        # where a die's value is kept: M_value, and D_value where looks keep the set entries
+        self.values = [m.slots[name] for name in ("M_value", "D_value") if name in m.slots]
 
     @classmethod
     def prepare(cls, S: Any, player: int) -> "StepperWorlds | None":
         m = stepper_for(S)
         if m is None or S.over:
             return None
-        if rolls_hidden_dice(S, player):
+        rolls = hidden_rolls(S, player)
+        if rolls and "M_value" not in m.slots:
             return None
         groups = Resampler(S, player).groups
         held = held_pieces(S, {p for _, pieces in groups for p in pieces})
@@ -186,7 +201,7 @@ class StepperWorlds:
             return None
         places = [([(number[str(key)], i, int(old)) for key, i, old in slots], [int(p) for p in pieces])
                   for slots, pieces in groups]
-        return cls(m, root, places, followers)
+        return cls(m, root, places, followers, rolls)
 
     def sample(self, rng: random.Random) -> list:
         """A world: the root's clone, hidden pieces swapped as the Resampler draws, Rng reseeded."""
@@ -209,5 +224,11 @@ class StepperWorlds:
                 world[3] = tuple(frame)
             for k in self.scalars:
                 world[k] = _renamed(world[k], mapping)
+        if self.rolls:
+            lists = [world[k] for k in self.values]
+            for p, faces in self.rolls:
+                value = faces[rng.randrange(len(faces))]
+                for values in lists:
+                    values[p] = value
         world[self.m.rng_slot].state = rng.getrandbits(64)
         return world

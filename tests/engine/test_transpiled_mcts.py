@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents.determinize import Determinizer
+from interpreter.agents.determinize import Determinizer, _open_block
 from interpreter.agents.mcts import MctsAgent
 from interpreter.agents.playout import RandomPlayout
 from interpreter.game import Game
@@ -21,7 +21,7 @@ from interpreter.transpile.worlds import StepperWorlds, stepper_for
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = [("kuhn_poker", 2, {}), ("tic_tac_toe", 2, {}), ("chicago_poker", 4, {"no_special_cards": True}),
-           ("chicago_poker", 3, {"no_special_cards": True}), ("chicago_poker", 4, {})]
+           ("chicago_poker", 3, {"no_special_cards": True}), ("chicago_poker", 4, {}), ("liars_dice", 2, {})]
 _GAMES: dict = {}
 
 
@@ -80,17 +80,22 @@ def same_worlds_and_playouts(S, player: int, worlds: StepperWorlds, samples: int
 
 @pytest.mark.parametrize("name,players,options", CONFIGS)
 def test_a_world_on_the_stepper_is_the_engines_world_and_plays_the_engines_playout(name, players, options):
-    made = followed = 0
+    made = followed = rolled = 0
     for S in mid_games(name, players, options, 8):
         player = S.current_players()[0]
+        if _open_block(S, player) is not None:
+            continue  # the engine's determinization rewinds the block: the agent does not ask here
         worlds = StepperWorlds.prepare(S, player)
         assert worlds is not None, S.history
         made += 1
         followed += bool(worlds.in_frame or worlds.scalars)
+        rolled += bool(worlds.rolls)
         same_worlds_and_playouts(S, player, worlds, 4)
-    assert made >= 6
+    assert made >= 4
     if name == "chicago_poker":
         assert followed  # some root held hidden pieces in a local, renamed as the engine renames them
+    if name == "liars_dice":
+        assert rolled == made  # others' dice under their cups: rolled again in every world
 
 
 @pytest.mark.parametrize("name,players,options", CONFIGS)
