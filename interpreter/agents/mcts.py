@@ -51,13 +51,12 @@ class MctsAgent:
         if n == 1:
             return 0
         stats = [Stats() for _ in range(n)]
-        fast = StepperIterations.prepare(state, player, self.playout, self.evaluate) if self.transpiled else None
-        worlds = None  # the engine's, made when first needed
+        worlds = Determinizer(state, player)
+        fast = StepperIterations.prepare(worlds, self.playout, self.evaluate) if self.transpiled else None
         for _ in self.budget.ticks():
             if fast is not None and self._on_stepper(fast, stats, player):
                 continue
             with self.failures.guard():
-                worlds = worlds or Determinizer(state, player)
                 world = worlds.sample(self.rng)
                 i = self.select.pick(stats, self.rng)
                 world.apply(player, i)

@@ -21,7 +21,7 @@ import itertools
 import random
 from typing import Any
 
-from .determinize import _open_block
+from .determinize import Determinizer
 from .evaluation import Evaluation
 from .playout import RandomPlayout
 
@@ -54,18 +54,19 @@ class StepperIterations:
         self.worlds, self.n, self.cap = worlds, n, cap
 
     @classmethod
-    def prepare(cls, state: Any, player: int, playout: Any, evaluate: Any) -> "StepperIterations | None":
-        """None unless the iterations on the stepper are exactly the engine's."""
+    def prepare(cls, engine: Determinizer, playout: Any, evaluate: Any) -> "StepperIterations | None":
+        """None unless the iterations on the stepper are exactly the engine's (`engine`: the
+        decision's engine worlds, whose Resampler is shared)."""
         if type(playout) is not RandomPlayout or playout.depth is not None or type(evaluate) is not Evaluation:
+            return None
+        if engine.block is not None:  # the engine rewinds an open simultaneous block
             return None
         try:
             from ..transpile.worlds import StepperWorlds
-            if _open_block(state, player) is not None:
-                return None
-            worlds = StepperWorlds.prepare(state, player)
+            worlds = StepperWorlds.prepare(engine.state, engine.player, engine.resampler())
         except Exception:  # noqa: BLE001 - whatever the fast form cannot do, the engine does
             return None
-        return None if worlds is None else cls(worlds, state.n, playout.max_decisions)
+        return None if worlds is None else cls(worlds, engine.state.n, playout.max_decisions)
 
     def run(self, stats: list, select: Any, rng: random.Random) -> tuple[int, tuple]:
         """One iteration: (the root option tried, the finished game's result tuple). Raises

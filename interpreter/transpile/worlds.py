@@ -182,14 +182,15 @@ class StepperWorlds:
         self.values = [m.slots[name] for name in ("M_value", "D_value") if name in m.slots]
 
     @classmethod
-    def prepare(cls, S: Any, player: int) -> "StepperWorlds | None":
+    def prepare(cls, S: Any, player: int, resampler: Resampler | None = None) -> "StepperWorlds | None":
+        """The worlds of S's decision for `player` (`resampler`: S's for `player`, if made)."""
         m = stepper_for(S)
         if m is None or S.over:
             return None
         rolls = hidden_rolls(S, player)
         if rolls and "M_value" not in m.slots:
             return None
-        groups = Resampler(S, player).groups
+        groups = (resampler or Resampler(S, player)).groups
         held = held_pieces(S, {p for _, pieces in groups for p in pieces})
         root = None if held is None else reach(m, S, player)
         if root is None:
