@@ -65,6 +65,7 @@ class MctsAgent:
                 stats[i].total += self.evaluate.value(world, player)
                 self.iterations_done += 1
         self.failures.check()
+        self.last_stats = stats  # the root's statistics of the last decision (tests, tools)
         return max(range(n), key=lambda i: (stats[i].mean, stats[i].visits))
 
     def _on_stepper(self, fast: StepperIterations, stats: list, player: int) -> bool:

@@ -106,6 +106,7 @@ def test_mcts_picks_the_engines_moves_with_the_engines_statistics(name, players,
         engine, ours = MctsAgent(40, seed=seed, transpiled=False), MctsAgent(40, seed=seed)
         assert engine.choose(S, player) == ours.choose(S, player)
         assert engine.rng.getstate() == ours.rng.getstate()  # every draw the same, in the same order
+        assert [(s.visits, s.total) for s in engine.last_stats] == [(s.visits, s.total) for s in ours.last_stats]
         assert engine.iterations_done == ours.iterations_done and ours.replayed == 0
         on_stepper += ours.on_stepper
     assert on_stepper >= 200
