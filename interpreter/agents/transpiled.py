@@ -5,7 +5,8 @@ An iteration of MctsAgent draws a world (determinize.py), picks a root option (s
 plays the game to its end with random picks (playout.RandomPlayout) and scores the end
 (evaluation.Evaluation). `StepperIterations` does the same with the same draws from the agent's
 generator: the world is made on the stepper (transpile/worlds.py: the same pieces at the same
-places, the same reseeded Rng), the playout is the stepper's `rollout` with agents drawing
+places, the same reseeded Rng; another player's pick already offered among hidden pieces
+checked when the stepper asks it), the playout is the stepper's `rollout` with agents drawing
 `int(random() * len(options))` as RandomPlayout does, and the end is scored by the same
 Evaluation. So the statistics, and the move chosen, are the engine's.
 
@@ -29,6 +30,23 @@ from .playout import RandomPlayout
 class _Capped(Exception):
     """A stepper playout reached RandomPlayout's decision cap (the engine then judges the
     unfinished game by its heuristic: that iteration is the engine's to play)."""
+
+
+class _Unlike(Exception):
+    """The stepper offered a player other options than the engine's world has waiting."""
+
+
+def _checked(agent: Any, expected: list) -> Any:
+    """`agent`, whose first pick must be among `expected` (the engine's waiting options)."""
+    first = [True]
+
+    def checked(options: list) -> int:
+        if first[0]:
+            first[0] = False
+            if options != expected:
+                raise _Unlike
+        return agent(options)
+    return checked
 
 
 class _Ended:
@@ -80,8 +98,11 @@ class StepperIterations:
                 raise _Capped
             return int(draw() * len(options))
 
+        agents = [agent] * self.n
+        for seat, options in self.worlds.expected().items():
+            agents[seat] = _checked(agent, options)
         m = self.worlds.m
-        m.rollout(world, i, [agent] * self.n)
+        m.rollout(world, i, agents)
         return i, m.result(world)
 
     def ended(self, result: tuple) -> _Ended:

@@ -15,9 +15,11 @@ as stepper states, so that a playout runs at the generated program's speed:
 
 Locals of running rule code and variables that hold hidden pieces (one piece or a flat list)
 are renamed as the engine renames them, found on the stepper by the rule file's name and equal
-value; hidden dice get new faces with the same draws (resample.reroll_hidden). Made only where
-that covers what the engine's resampling changes: no pending decision naming a hidden piece,
-no other value holding one (`held_pieces`). A caller whose determinizations rewind an open simultaneous block
+value; hidden dice get new faces with the same draws (resample.reroll_hidden); another player's
+pick already offered among hidden pieces (a simultaneous block) is not in the stepper's state
+yet: the options the engine's world offers there are handed to the caller to check when the
+stepper asks that player (`expected`). Made only where that covers what the engine's resampling
+changes (`held_pieces`). A caller whose determinizations rewind an open simultaneous block
 (agents/determinize.py) does not ask here.
 """
 from __future__ import annotations
@@ -97,12 +99,13 @@ def same_attributes(m: Stepper, S: Any, st: list) -> bool:
     return True
 
 
-def held_pieces(S: Any, pieces: set) -> list[tuple[str, str, Any]] | None:
+def held_pieces(S: Any, pieces: set, player: int) -> list[tuple[str, Any, Any]] | None:
     """What holds one of `pieces` in S outside zones (what resample.relabel renames there):
     ("local" or "var", name, value) for each local of running rule code or variable that does,
-    or None if one cannot be followed on the stepper (a pending decision naming one, a value
-    that is not one piece or a flat list of pieces)."""
-    out = []
+    ("pending", seat, options) for another player's waiting pick among options that do; or None
+    if one cannot be followed on the stepper (such a decision of `player`'s, one with picks
+    already made, a value that is not one piece or a flat list of pieces)."""
+    out: list = []
     for name, value in S.vars.items():
         if _holds(value, pieces):
             if not _flat(value):
@@ -117,7 +120,9 @@ def held_pieces(S: Any, pieces: set) -> list[tuple[str, str, Any]] | None:
                     out.append(("local", name, value))
         pend = th.pending
         if pend is not None and _holds([pend.candidates, pend.options, pend.picked, pend.recipe], pieces):
-            return None
+            if pend.player == player or pend.picked or pend.kind != "choose":
+                return None
+            out.append(("pending", int(pend.player), list(pend.options)))
     return out
 
 
@@ -156,6 +161,8 @@ def _followers(m: Stepper, root: list, held: list) -> tuple[list, list] | None:
     frame, in_frame, scalars = root[3], set(), set()
     zones = {id(z) for z in m.zones(root)}
     for kind, name, value in held:
+        if kind == "pending":  # checked when the stepper asks that player (StepperWorlds.expected)
+            continue
         if kind == "var":
             k = 4 + m.scalars.index("v_" + name) if "v_" + name in m.scalars else None
             if k is None or root[k] != value:
@@ -173,8 +180,12 @@ class StepperWorlds:
     """The engine's determinizations of one decision, as stepper states (see the module's
     docstring). Build with `prepare`, which says None where they would not be the engine's."""
 
-    def __init__(self, m: Stepper, root: list, groups: list, followers: tuple[list, list], rolls: list):
+    def __init__(self, m: Stepper, root: list, groups: list, followers: tuple[list, list], rolls: list,
+                 waiting_picks: list | None = None):
         self.m, self.root = m, root  # root: a copy holding its whole state in the list
+        # other players' picks the engine already offered among hidden pieces: (seat, options)
+        self.waiting_picks = waiting_picks or []
+        self.mapping: dict = {}  # the last world's piece -> the piece now in its place
         self.groups = groups  # per look-alike group: its places (zone number, index), its pieces sorted
         self.in_frame, self.scalars = followers  # what holds a hidden piece outside zones
         self.rolls = rolls  # the hidden dice rolled again: (die, its faces) each
@@ -191,7 +202,7 @@ class StepperWorlds:
         if rolls and "M_value" not in m.slots:
             return None
         groups = (resampler or Resampler(S, player)).groups
-        held = held_pieces(S, {p for _, pieces in groups for p in pieces})
+        held = held_pieces(S, {p for _, pieces in groups for p in pieces}, player)
         root = None if held is None else reach(m, S, player)
         if root is None:
             return None
@@ -202,14 +213,15 @@ class StepperWorlds:
             return None
         places = [([(number[str(key)], i, int(old)) for key, i, old in slots], [int(p) for p in pieces])
                   for slots, pieces in groups]
-        return cls(m, root, places, followers, rolls)
+        waiting_picks = [(seat, options) for kind, seat, options in held if kind == "pending"]
+        return cls(m, root, places, followers, rolls, waiting_picks)
 
     def sample(self, rng: random.Random) -> list:
         """A world: the root's clone, hidden pieces swapped as the Resampler draws, Rng reseeded."""
         world = self.m.clone(self.root)
         if self.groups:
             zones, loc = self.m.zones(world), world[self.m.loc_slot]
-            mapping = {}
+            mapping = self.mapping = {}
             for places, canonical in self.groups:
                 pieces = canonical[:]
                 rng.shuffle(pieces)
@@ -233,3 +245,10 @@ class StepperWorlds:
                     values[p] = value
         world[self.m.rng_slot].state = rng.getrandbits(64)
         return world
+
+    def expected(self) -> dict[int, list]:
+        """Per seat, the options the engine's last world offers at that player's waiting pick
+        (renamed as relabel renames them): what the stepper must offer that player first, or
+        the world is not the engine's (agents/transpiled.py checks it)."""
+        mapping = self.mapping
+        return {seat: [mapping.get(o, o) for o in options] for seat, options in self.waiting_picks}
