@@ -28,6 +28,9 @@ from .selection import Stats, Ucb1
 from .transpiled import StepperIterations
 
 
+GIVE_UP = 5  # iterations of one decision the generated program fails, none passed: the engine plays on
+
+
 @dataclass
 class MctsAgent:
     budget: Budget = field(default_factory=lambda: Budget(iterations=200))
@@ -53,9 +56,15 @@ class MctsAgent:
         stats = [Stats() for _ in range(n)]
         worlds = Determinizer(state, player)
         fast = StepperIterations.prepare(worlds, self.playout, self.evaluate) if self.transpiled else None
+        passed = failed = 0
         for _ in self.budget.ticks():
-            if fast is not None and self._on_stepper(fast, stats, player):
-                continue
+            if fast is not None:
+                if self._on_stepper(fast, stats, player):
+                    passed += 1
+                    continue
+                failed += 1
+                if failed >= GIVE_UP and not passed:  # it fails them all: the engine's from here
+                    fast = None
             with self.failures.guard():
                 world = worlds.sample(self.rng)
                 i = self.select.pick(stats, self.rng)

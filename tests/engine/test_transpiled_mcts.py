@@ -261,3 +261,22 @@ def test_locals_and_variables_holding_hidden_pieces_are_renamed_as_the_engine_re
             followed += len(worlds.in_frame) + len(worlds.scalars)
             same_worlds_and_playouts(S, player, worlds, 6)
     assert followed >= 8 * 3  # mine, pair, marked and kept: each renamed
+
+
+def test_a_decision_whose_iterations_the_stepper_all_fails_goes_to_the_engine(monkeypatch):
+    """After GIVE_UP failures and no success the generated form is not tried again in that
+    decision; the result is still the engine's."""
+    from interpreter.agents import mcts, transpiled
+
+    def fails(self, stats, select, rng):
+        rng.random()  # a draw, put back by the agent
+        raise RuntimeError("not today")
+
+    S = mid_games("kuhn_poker", 2, {}, 1)[0]
+    player = S.current_players()[0]
+    engine = MctsAgent(30, seed=4, transpiled=False)
+    expected = engine.choose(S, player)
+    monkeypatch.setattr(transpiled.StepperIterations, "run", fails)
+    ours = MctsAgent(30, seed=4)
+    assert ours.choose(S, player) == expected and ours.rng.getstate() == engine.rng.getstate()
+    assert ours.replayed == mcts.GIVE_UP and ours.on_stepper == 0
