@@ -1,4 +1,5 @@
-"""A generated program that STOPS at each decision and can be cloned there (issue 12, a probe).
+"""A generated program that STOPS at each decision and can be cloned there (issue 12; flat MCTS
+plays its iterations on it: worlds.py, agents/transpiled.py).
 
 program.py writes ``play(seed, agents)``: a whole game, the agents called inline, nothing
 suspends. This writer turns the same rule file into a resumable program with a forward-model
