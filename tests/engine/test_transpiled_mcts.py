@@ -280,3 +280,18 @@ def test_a_decision_whose_iterations_the_stepper_all_fails_goes_to_the_engine(mo
     ours = MctsAgent(30, seed=4)
     assert ours.choose(S, player) == expected and ours.rng.getstate() == engine.rng.getstate()
     assert ours.replayed == mcts.GIVE_UP and ours.on_stepper == 0
+
+
+def test_a_variant_is_found_by_its_rules_hash():
+    """The stepper of a game loaded with a variant overlay is the overlay's (stepper_for finds
+    the entry file and overlays among the definition's files by the rules hash)."""
+    game = Game.load(ROOT / "rules" / "chicago_poker" / "game.yaml",
+                     [ROOT / "rules" / "chicago_poker" / "variants" / "big_hands.yaml"])
+    S, rng = game.new_game(4, None, 3, logging=False), random.Random(2)
+    for _ in range(20):
+        p = S.current_players()[0]
+        S.apply(p, rng.randrange(S.option_count(p)))
+    player = S.current_players()[0]
+    engine, ours = MctsAgent(10, seed=1, transpiled=False), MctsAgent(10, seed=1)
+    assert engine.choose(S, player) == ours.choose(S, player) and engine.rng.getstate() == ours.rng.getstate()
+    assert ours.on_stepper == 10
