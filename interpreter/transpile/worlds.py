@@ -8,7 +8,8 @@ as stepper states, so that a playout runs at the generated program's speed:
 - `reach(m, S, player)`: the stepper at S's decision, once per decision: ``new(S.seed)`` and S's
   history replayed (each decision's seat checked), then the seat, the options and the whole
   state (Rng, every zone in order, counters, plain variables: compare.state_difference on the
-  stepper's export) compared with S. None where they part (a state arranged by hand).
+  stepper's export; the pieces' changing attributes) compared with S. None where they part (a
+  state arranged by hand).
 - `StepperWorlds.sample(rng)`: a clone of that root with the pieces the engine's Resampler
   would put at each place written there, drawn with the same calls on the same generator (one
   shuffle per look-alike group), and the Rng reseeded with the same draw: the engine's world.
