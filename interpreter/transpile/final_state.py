@@ -38,7 +38,7 @@ class FinalStateWriter(WriterBase):
             if keys == [()]:
                 out.append((name, [(table[()], f"z_{name}")]))
             elif all(not isinstance(k, tuple) for k in keys):
-                out.append((name, [(table[k], f"z_{name}[{int(k)}]") for k in keys]))
+                out.append((name, [(table[k], f"z_{name}[{k if isinstance(k, str) else int(k)!r}]") for k in keys]))
             elif all(isinstance(k, tuple) and len(k) == 2 for k in keys):
                 out.append((name, [(table[k], f"z_{name}[{int(k[0])}][{int(k[1])}]") for k in keys]))
         return out

@@ -15,6 +15,9 @@ from .base import Unsupported
 from .choices import ChoiceWriter
 from .dice import DiceWriter
 from .expressions import ExpressionWriter
+from .families import FamilyWriter
+from .frames import FrameWriter
+from .lists import ListWriter
 from .final_state import FinalStateWriter
 from .scoring import ScoringWriter
 from .statements import StatementWriter
@@ -25,7 +28,7 @@ def namespace() -> dict:
     return {k: v for k, v in vars(runtime).items() if k.startswith("_") and not k.startswith("__")}
 
 
-class ProgramWriter(DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter, ExpressionWriter, ArithmeticWriter,
+class ProgramWriter(FamilyWriter, ListWriter, FrameWriter, DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter, ExpressionWriter, ArithmeticWriter,
                     FinalStateWriter):
     """Python source of one game for `n` players, generated from the loaded rule file."""
 
@@ -129,6 +132,9 @@ class ProgramWriter(DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter, Ex
             if keys == [()]:
                 self.emit(1, f"z_{name} = {init(())!r}")
                 every.append(f"z_{name}")
+            elif all(isinstance(k, str) for k in keys):  # indexed by names: a dict, in the layout's order
+                self.emit(1, f"z_{name} = {{{', '.join(f'{k!r}: {init(k)!r}' for k in keys)}}}")
+                every.append(f"*z_{name}.values()")
             elif all(not isinstance(k, tuple) for k in keys):
                 if not all(isinstance(k, int) for k in keys) or sorted(map(int, keys)) != list(range(len(keys))):
                     raise self.unsupported(f"zone family {name} not indexed 0…k-1")
