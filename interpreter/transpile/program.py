@@ -13,14 +13,18 @@ from . import runtime
 from .arithmetic import ArithmeticWriter
 from .base import Unsupported
 from .choices import ChoiceWriter
+from .constants import ConstantWriter
 from .dice import DiceWriter
 from .expressions import ExpressionWriter
 from .families import FamilyWriter
 from .frames import FrameWriter
 from .lists import ListWriter
 from .final_state import FinalStateWriter
+from .grids import GridWriter
 from .scoring import ScoringWriter
+from .sequences import SequenceWriter
 from .statements import StatementWriter
+from .value_procs import ValueProcWriter
 
 
 def namespace() -> dict:
@@ -28,7 +32,8 @@ def namespace() -> dict:
     return {k: v for k, v in vars(runtime).items() if k.startswith("_") and not k.startswith("__")}
 
 
-class ProgramWriter(FamilyWriter, ListWriter, FrameWriter, DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter, ExpressionWriter, ArithmeticWriter,
+class ProgramWriter(ValueProcWriter, FamilyWriter, ListWriter, FrameWriter, DiceWriter, ChoiceWriter, ScoringWriter,
+                    GridWriter, SequenceWriter, ConstantWriter, StatementWriter, ExpressionWriter, ArithmeticWriter,
                     FinalStateWriter):
     """Python source of one game for `n` players, generated from the loaded rule file."""
 
@@ -50,7 +55,7 @@ class ProgramWriter(FamilyWriter, ListWriter, FrameWriter, DiceWriter, ChoiceWri
             out.append(f"T_{name} = {value!r}\n")
         for name, values in self.attrs.items():
             out.append(f"A_{name} = {values!r}\n")
-        out.extend(self.piece_tables() + self.dice_tables())
+        out.extend(self.piece_tables() + self.dice_tables() + self.grid_tables())
         for comp in sorted({s["kind"] for s in self.lay.static}):
             out.append(f"P_{comp} = {[i for i, s in enumerate(self.lay.static) if s['kind'] == comp]!r}\n")
         out.append(f"_ALIKE = {self.lookalikes()!r}\n_ALIKES = frozenset(_ALIKE)\n")
@@ -74,7 +79,7 @@ class ProgramWriter(FamilyWriter, ListWriter, FrameWriter, DiceWriter, ChoiceWri
         self.ending()
         self.state_export(1)
         body = self.lines
-        lines = body[:mark] + self.nested_functions(1) + body[mark:]
+        lines = body[:mark] + self.nested_functions(1) + self.proc_defs + body[mark:]
         if self.refused:
             raise self.refused[0]
         return "".join(out) + "\n".join(lines) + "\n"
@@ -126,7 +131,7 @@ class ProgramWriter(FamilyWriter, ListWriter, FrameWriter, DiceWriter, ChoiceWri
         for name, table in lay.zone_index.items():
             fam = d.zones.get(name)
             if fam is not None and fam.grid is not None:
-                raise self.unsupported(f"grid zone {name}")
+                self.grid_zone_state(name, table)  # grids.py
             keys = list(table)
             init = lambda key: list(map(int, lay.initial_zones[table[key]]))  # noqa: E731
             if keys == [()]:

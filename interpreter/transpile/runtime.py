@@ -179,9 +179,12 @@ def _open_options(cands, who, ps):
             key = v
         else:  # one changing attribute (a die's value) as itself: pieces with equal vkey have the same
             ds = dyn[v]
-            x = ds[0][v] if len(ds) == 1 else None
-            if x is None or type(x) is list or type(x) is dict:
-                x = _dyn_look(ds, v)
+            if not ds:  # no changing attribute: _dyn_look's (), without the call
+                x = ()
+            else:
+                x = ds[0][v] if len(ds) == 1 else None
+                if x is None or type(x) is list or type(x) is dict:
+                    x = _dyn_look(ds, v)
             key = (vkey[v], face[v], x, seen[v] if seen is not None else None)
         if key not in keys:
             keys.add(key)
@@ -420,3 +423,9 @@ def _get(m, k, default=None):
 def _without(xs, ys):
     """without(xs, ys): the elements of xs not in ys (builtins.core.without)."""
     return [x for x in xs if x not in ys]
+
+
+# ---------------------------------------------------------------- grids (transpile/grids.py)
+from .grid_runtime import (_Cells, _awards, _cell_of, _cells_with, _completable_anchors, _components,  # noqa: E402,F401
+                           _grid_at, _grid_bbox, _grid_bbox_fits, _line_partition, _neighbor_values, _off_grids,
+                           _pass_zones, _place, _placements, _ranking, _tally)

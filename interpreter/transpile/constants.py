@@ -1,0 +1,65 @@
+"""Expression functions without parameters that read only tables and constants (as the
+engine's codegen.fold_constants finds them) are computed once, when the program is written, and
+written as their value: `duplex_round()` becomes `2`. Found from the written code: it must name
+nothing but tables (T_…), Python's builtins and runtime helpers that read only their
+arguments; what fails to compute is left as written (an error stays where it was, at play)."""
+from __future__ import annotations
+
+import builtins
+from types import CodeType
+from typing import Any
+
+from .. import ast
+from . import runtime
+from .base import WriterBase
+
+_PURE = {"_first", "_last", "_extreme_of", "_extreme", "_get", "_index_of", "_listed", "_mod", "_top_n",
+         "_bottom_n", "_clamp", "_remove", "_argmax"}
+_PLAIN = (int, str, bool, type(None))
+
+
+class ConstantWriter(WriterBase):
+    """Constant expression functions written as their values (see the module docstring)."""
+
+    def e_Call(self, n, env):
+        code = super().e_Call(n, env)
+        if isinstance(n.func, ast.Name) and n.func.id not in env and not n.args and not n.kwargs:
+            fn = self.d.functions.get(n.func.id)
+            if fn is not None and not fn.params and fn.proc is None:
+                value = self.folded(code)
+                if value is not None:
+                    return value
+        return code
+
+    def folded(self, code: str) -> str | None:
+        """The code's value as a literal, if it reads only tables and pure helpers; else None."""
+        try:
+            compiled = compile(code, "<constant>", "eval")
+        except SyntaxError:
+            return None
+        names = _global_names(compiled)
+        if not all((name.startswith("T_") and name[2:] in self.d.tables) or name in _PURE
+                   or (hasattr(builtins, name) and not name.startswith("_")) for name in names):
+            return None
+        scope = {f"T_{k}": v for k, v in self.d.tables.items()} | {k: getattr(runtime, k) for k in _PURE}
+        try:
+            value = eval(compiled, scope)
+        except Exception:  # noqa: BLE001 - left as written: the engine reports it when played
+            return None
+        return repr(value) if _literal(value) else None
+
+
+def _global_names(code: CodeType) -> set:
+    out = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            out |= _global_names(const) - set(const.co_varnames) - set(const.co_cellvars)
+    return out
+
+
+def _literal(value: Any) -> bool:
+    if type(value) in _PLAIN:
+        return True
+    if type(value) in (list, tuple):
+        return all(_literal(v) for v in value)
+    return False
