@@ -17,6 +17,9 @@ Usage:
                                   # this checkout plays with the generated programs (interpreter/
                                   # transpile/) where they cover the configuration, the engine
                                   # elsewhere (and for any game a program fails)
+    python tools/bench_speed.py --base /tmp/base --only mcts --transpiled
+                                  # flat MCTS: before, this engine, and this checkout's iterations
+                                  # on the resumable generated program, alternating
 Copy the printed Markdown into docs/benchmarks.md.
 """
 from __future__ import annotations
@@ -34,6 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 POKER = ROOT / "rules" / "chicago_poker" / "game.yaml"
 MCTS_FILES = ["chicago_dry", "dogs_day", "chicago_poker", "dice_town", "between_two_cities"]
+MCTS_CONFIGS = [(gid, {}) for gid in MCTS_FILES] + [("chicago_poker", {"no_special_cards": True})]
 
 
 # ---------------------------------------------------------------------- worker side
@@ -98,10 +102,17 @@ def _worker() -> None:
         elif kind == "mcts":
             from interpreter.agents.mcts import MctsAgent
             states = mid_game(game, n, opts, 4)
+            form = {"transpiled": task["transpiled"]} if "transpiled" in task else {}  # an old engine: none
+            for S in states:  # not timed: what a process makes once (a generated program, caches)
+                MctsAgent(1, seed=0, **form).choose(S, S.current_players()[0])
             t = time.process_time()
+            on_stepper = 0
             for S in states:
-                MctsAgent(task["iterations"], seed=0).choose(S, S.current_players()[0])  # old and new signature
-            out = {"cpu": time.process_time() - t, "iterations": task["iterations"] * len(states)}
+                agent = MctsAgent(task["iterations"], seed=0, **form)  # old and new signature
+                agent.choose(S, S.current_players()[0])
+                on_stepper += getattr(agent, "on_stepper", 0)
+            out = {"cpu": time.process_time() - t, "iterations": task["iterations"] * len(states),
+                   "on_stepper": on_stepper}
         else:
             out = {"error": f"unknown task {kind}"}
         print(json.dumps(out), flush=True)
@@ -286,20 +297,41 @@ def compare(base: Worker, new: Worker, rounds: int, games: int, what: set,
             print(f"copy   {row['file']:40} {n}p  clone x{row['clone_ratio']:.2f} save+restore "
                   f"x{row['save_ratio']:.2f} (new ÷ old time)", file=sys.stderr, flush=True)
     if "mcts" in what:
-        for gid in MCTS_FILES:
-            path = str(Path("rules") / gid / "game.yaml")
-            n = 4 if gid != "between_two_cities" else 3
-            cpu = {"base": [0.0, 0], "new": [0.0, 0]}
-            for k in range(rounds):
-                for name, w in _in_turn(k, base, new):
-                    r = w.ask(kind="mcts", file=path, players=n, iterations=8)
-                    cpu[name][0] += r["cpu"]
-                    cpu[name][1] += r["iterations"]
-            row = {"game": gid, "players": n,
-                   "speedup": (cpu["new"][1] / cpu["new"][0]) / (cpu["base"][1] / cpu["base"][0])}
-            out["mcts"].append(row)
-            print(f"mcts   {gid:40} {n}p  x{row['speedup']:.2f}", file=sys.stderr, flush=True)
+        for gid, options in MCTS_CONFIGS:
+            if files and not any(text in gid for text in files):
+                continue
+            out["mcts"].append(_mcts_row(base, new, rounds, gid, options, transpiled))
     return out
+
+
+def _mcts_row(base: Worker, new: Worker, rounds: int, gid: str, options: dict, transpiled: bool) -> dict:
+    """Flat MCTS iterations/s, after ÷ before: the new checkout's engine (MctsAgent with
+    transpiled=False) and, with `transpiled`, its iterations on the generated program too (the
+    three alternate: before, engine, generated)."""
+    path = str(Path("rules") / gid / "game.yaml")
+    n = 4 if gid != "between_two_cities" else 3
+    forms = {"base": (base, {}), "new": (new, {"transpiled": False})}
+    if transpiled:
+        forms["generated"] = (new, {"transpiled": True})
+    cpu = {name: [0.0, 0, 0] for name in forms}
+    for k in range(rounds):
+        order = list(forms) if k % 2 == 0 else list(forms)[::-1]
+        for name in order:
+            w, extra = forms[name]
+            r = w.ask(kind="mcts", file=path, players=n, iterations=8, options=options, **extra)
+            cpu[name][0] += r["cpu"]
+            cpu[name][1] += r["iterations"]
+            cpu[name][2] += r.get("on_stepper", 0)
+    rate = {name: c[1] / c[0] for name, c in cpu.items()}
+    label = gid + "".join(f" ({k})" for k, v in options.items() if v)
+    row = {"game": label, "players": n, "speedup": rate["new"] / rate["base"]}
+    if transpiled:
+        row.update(generated_speedup=rate["generated"] / rate["base"], generated_vs_engine=rate["generated"] / rate["new"],
+                   on_stepper=cpu["generated"][2] / max(1, cpu["generated"][1]))
+    print(f"mcts   {label:40} {n}p  x{row['speedup']:.2f}"
+          + (f"  generated x{row['generated_speedup']:.2f} (÷ engine x{row['generated_vs_engine']:.2f}, "
+             f"{row['on_stepper']:.0%} on the stepper)" if transpiled else ""), file=sys.stderr, flush=True)
+    return row
 
 
 def cold_validate(base_root: Path | None, runs: int) -> dict:
@@ -350,7 +382,13 @@ def markdown(results: dict) -> str:
         lines += [f"| {r['file']} | {r['players']} | {r['clone_ratio']:.2f} | {r['save_ratio']:.2f} |"
                   for r in cmp_["copy"]]
         lines.append("")
-    if cmp_.get("mcts"):
+    if cmp_.get("mcts") and "generated_speedup" in cmp_["mcts"][0]:
+        lines += ["| game | players | MCTS iterations/s, engine after ÷ before | generated ÷ before | generated ÷ engine "
+                  "| iterations on the generated program |", "|---|---:|---:|---:|---:|---:|"]
+        lines += [f"| {r['game']} | {r['players']} | {r['speedup']:.2f}× | {r['generated_speedup']:.2f}× "
+                  f"| {r['generated_vs_engine']:.2f}× | {r['on_stepper']:.0%} |" for r in cmp_["mcts"]]
+        lines.append("")
+    elif cmp_.get("mcts"):
         lines += ["| game | players | MCTS iterations/s after ÷ before |", "|---|---:|---:|"]
         lines += [f"| {r['game']} | {r['players']} | {r['speedup']:.2f}× |" for r in cmp_["mcts"]]
         lines.append("")
@@ -373,7 +411,9 @@ def main(argv: list[str] | None = None) -> int:
                          "e.g. --file between_two_cities --file dogs_day")
     ap.add_argument("--transpiled", action="store_true",
                     help="games and handwritten: this checkout plays with the generated programs where they "
-                         "cover the configuration (interpreter/transpile/)")
+                         "cover the configuration (interpreter/transpile/); mcts: this checkout's MctsAgent "
+                         "is measured both with its iterations on the engine and on the resumable generated "
+                         "program (agents/transpiled.py)")
     ap.add_argument("--json", dest="json_out")
     args = ap.parse_args(argv)
     if args.worker:
