@@ -22,6 +22,9 @@ Usage:
     python tools/bench_speed.py --base /tmp/base --only simulate --simulate-games 300,1000
                                   # `rulebook simulate` end to end in each checkout (child CPU)
     tools/bench_entry_files.sh [--files dogs_day,chicago_dry]   # issue 12's before/after table
+    python tools/bench_speed.py --base /tmp/base --only mcts --transpiled
+                                  # flat MCTS: before, this engine, and this checkout's iterations
+                                  # on the resumable generated program, alternating
 Copy the printed Markdown into docs/benchmarks.md.
 """
 from __future__ import annotations
@@ -39,6 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 POKER = ROOT / "rules" / "chicago_poker" / "game.yaml"
 MCTS_FILES = ["chicago_dry", "dogs_day", "chicago_poker", "dice_town", "between_two_cities"]
+MCTS_CONFIGS = [(gid, {}) for gid in MCTS_FILES] + [("chicago_poker", {"no_special_cards": True})]
 
 
 # ---------------------------------------------------------------------- worker side
@@ -98,10 +102,17 @@ def _worker() -> None:
         elif kind == "mcts":
             from interpreter.agents.mcts import MctsAgent
             states = mid_game(game, n, opts, 4)
+            form = {"transpiled": task["transpiled"]} if "transpiled" in task else {}  # an old engine: none
+            for S in states:  # not timed: what a process makes once (a generated program, caches)
+                MctsAgent(1, seed=0, **form).choose(S, S.current_players()[0])
             t = time.process_time()
+            on_stepper = 0
             for S in states:
-                MctsAgent(task["iterations"], seed=0).choose(S, S.current_players()[0])  # old and new signature
-            out = {"cpu": time.process_time() - t, "iterations": task["iterations"] * len(states)}
+                agent = MctsAgent(task["iterations"], seed=0, **form)  # old and new signature
+                agent.choose(S, S.current_players()[0])
+                on_stepper += getattr(agent, "on_stepper", 0)
+            out = {"cpu": time.process_time() - t, "iterations": task["iterations"] * len(states),
+                   "on_stepper": on_stepper}
         else:
             out = {"error": f"unknown task {kind}"}
         print(json.dumps(out), flush=True)
@@ -350,19 +361,10 @@ def compare(base: Worker, new: Worker, rounds: int, games: int, what: set,
             print(f"copy   {row['file']:40} {n}p  clone x{row['clone_ratio']:.2f} save+restore "
                   f"x{row['save_ratio']:.2f} (new ÷ old time)", file=sys.stderr, flush=True)
     if "mcts" in what:
-        for gid in MCTS_FILES:
-            path = str(Path("rules") / gid / "game.yaml")
-            n = 4 if gid != "between_two_cities" else 3
-            cpu = {"base": [0.0, 0], "new": [0.0, 0]}
-            for k in range(rounds):
-                for name, w in _in_turn(k, base, new):
-                    r = w.ask(kind="mcts", file=path, players=n, iterations=8)
-                    cpu[name][0] += r["cpu"]
-                    cpu[name][1] += r["iterations"]
-            row = {"game": gid, "players": n,
-                   "speedup": (cpu["new"][1] / cpu["new"][0]) / (cpu["base"][1] / cpu["base"][0])}
-            out["mcts"].append(row)
-            print(f"mcts   {gid:40} {n}p  x{row['speedup']:.2f}", file=sys.stderr, flush=True)
+        for gid, options in MCTS_CONFIGS:
+            if files and not any(text in gid for text in files):
+                continue
+            out["mcts"].append(_mcts_row(base, new, rounds, gid, options, transpiled))
     return out
 
 
@@ -399,6 +401,36 @@ def simulate_cli(base_root: Path, rounds: int, sizes: list[int], files: list[str
               file=sys.stderr, flush=True)
         rows.append(row)
     return rows
+
+
+def _mcts_row(base: Worker, new: Worker, rounds: int, gid: str, options: dict, transpiled: bool) -> dict:
+    """Flat MCTS iterations/s, after ÷ before: the new checkout's engine (MctsAgent with
+    transpiled=False) and, with `transpiled`, its iterations on the generated program too (the
+    three alternate: before, engine, generated)."""
+    path = str(Path("rules") / gid / "game.yaml")
+    n = 4 if gid != "between_two_cities" else 3
+    forms = {"base": (base, {}), "new": (new, {"transpiled": False})}
+    if transpiled:
+        forms["generated"] = (new, {"transpiled": True})
+    cpu = {name: [0.0, 0, 0] for name in forms}
+    for k in range(rounds):
+        order = list(forms) if k % 2 == 0 else list(forms)[::-1]
+        for name in order:
+            w, extra = forms[name]
+            r = w.ask(kind="mcts", file=path, players=n, iterations=8, options=options, **extra)
+            cpu[name][0] += r["cpu"]
+            cpu[name][1] += r["iterations"]
+            cpu[name][2] += r.get("on_stepper", 0)
+    rate = {name: c[1] / c[0] for name, c in cpu.items()}
+    label = gid + "".join(f" ({k})" for k, v in options.items() if v)
+    row = {"game": label, "players": n, "speedup": rate["new"] / rate["base"]}
+    if transpiled:
+        row.update(generated_speedup=rate["generated"] / rate["base"], generated_vs_engine=rate["generated"] / rate["new"],
+                   on_stepper=cpu["generated"][2] / max(1, cpu["generated"][1]))
+    print(f"mcts   {label:40} {n}p  x{row['speedup']:.2f}"
+          + (f"  generated x{row['generated_speedup']:.2f} (÷ engine x{row['generated_vs_engine']:.2f}, "
+             f"{row['on_stepper']:.0%} on the stepper)" if transpiled else ""), file=sys.stderr, flush=True)
+    return row
 
 
 def cold_validate(base_root: Path | None, runs: int) -> dict:
@@ -468,7 +500,13 @@ def markdown(results: dict) -> str:
         lines += [f"| {r['file']} | {r['players']} | {r['clone_ratio']:.2f} | {r['save_ratio']:.2f} |"
                   for r in cmp_["copy"]]
         lines.append("")
-    if cmp_.get("mcts"):
+    if cmp_.get("mcts") and "generated_speedup" in cmp_["mcts"][0]:
+        lines += ["| game | players | MCTS iterations/s, engine after ÷ before | generated ÷ before | generated ÷ engine "
+                  "| iterations on the generated program |", "|---|---:|---:|---:|---:|---:|"]
+        lines += [f"| {r['game']} | {r['players']} | {r['speedup']:.2f}× | {r['generated_speedup']:.2f}× "
+                  f"| {r['generated_vs_engine']:.2f}× | {r['on_stepper']:.0%} |" for r in cmp_["mcts"]]
+        lines.append("")
+    elif cmp_.get("mcts"):
         lines += ["| game | players | MCTS iterations/s after ÷ before |", "|---|---:|---:|"]
         lines += [f"| {r['game']} | {r['players']} | {r['speedup']:.2f}× |" for r in cmp_["mcts"]]
         lines.append("")
@@ -502,7 +540,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="games: this checkout plays in the form `rulebook simulate` chooses (the generated "
                          "program where it covers the configuration and its checked start passes, else the "
                          "engine), that choice's CPU charged over --run-games games; handwritten: the "
-                         "generated program's time per decision too")
+                         "generated program's time per decision too; mcts: this checkout's MctsAgent is measured "
+                         "both with its iterations on the engine and on the resumable generated program "
+                         "(agents/transpiled.py)")
     ap.add_argument("--run-games", type=int, default=1000,
                     help="--transpiled: the simulate run over which the start (generating, checked start) is "
                          "charged (default 1000)")

@@ -12,8 +12,9 @@ the engine seeds it, so with the same seed and the same agent draws it plays the
 
 What the generator does not cover it refuses by name (`Unsupported`), and such a game runs in
 the engine. The engine stays the reference, and the only form that can stop at a decision
-(saving, cloning, views, humans, searches from a mid-game state). stepper.py, a probe, writes a
-second form that stops at each decision and can be cloned there (see its docstring).
+(saving, cloning, views, humans, searches from a mid-game state). stepper.py writes a second
+form that stops at each decision and can be cloned there (see its docstring); flat MCTS plays
+its iterations there where they are the engine's exactly (worlds.py, agents/transpiled.py).
 `rulebook simulate` plays whole games with generated programs where that changes nothing but
 the speed (fastrun.py; interpreter/lab/execution.py decides)."""
 from __future__ import annotations
