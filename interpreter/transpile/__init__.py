@@ -26,7 +26,7 @@ from .base import Unsupported
 from .program import ProgramWriter, namespace
 from .rulefile import RuleFile
 
-__all__ = ["RuleFile", "Unsupported", "transpile", "load_program"]
+__all__ = ["RuleFile", "Unsupported", "transpile", "load_program", "program_of"]
 
 
 def transpile(rules: str | Path | RuleFile, players: int = 2, options: dict | None = None,
@@ -41,7 +41,11 @@ def load_program(rules: str | Path | RuleFile, players: int = 2, options: dict |
     """The generated program's ``play(seed, agents) -> (returns, history, winners, rounds, reason)``
     (raises Unsupported)."""
     source = transpile(rules, players, options, variants)
-    path = rules.path if isinstance(rules, RuleFile) else str(rules)
+    return program_of(source, rules.path if isinstance(rules, RuleFile) else str(rules))
+
+
+def program_of(source: str, path: str | Path) -> Callable:
+    """The ``play`` of a generated program's source (written for the rule file at `path`)."""
     names = namespace()
     exec(compile(source, f"<transpiled {path}>", "exec"), names)
     return names["play"]
