@@ -68,9 +68,10 @@ class LooksWriter(PieceKindWriter):
         """The generated list of one zone (as program.state_init names it); None for the box."""
         if info.family not in self.d.zones:
             return None
-        if not all(isinstance(k, int) for k in info.index):
-            raise self.unsupported(f"looks of pieces in zone family {info.family} indexed by names")
-        return f"z_{info.family}" + "".join(f"[{int(k)}]" for k in info.index)
+        if not all(isinstance(k, (int, str)) for k in info.index):
+            raise self.unsupported(f"looks of pieces in zone family {info.family} indexed by other values")
+        # indexed by numbers (lists) or by a board's nodes (dicts: boards.py)
+        return f"z_{info.family}" + "".join(f"[{k!r}]" if isinstance(k, str) else f"[{int(k)}]" for k in info.index)
 
     def owner_table(self) -> list[str]:
         """A_owner_: each piece's owner as a seat number (None: nobody's), read by `.owner`."""

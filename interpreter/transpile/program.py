@@ -12,6 +12,10 @@ from typing import Any
 from . import runtime
 from .arithmetic import ArithmeticWriter
 from .base import Unsupported
+from .boards import BoardWriter
+from .listfns import ListFunctionWriter
+from .valuefns import ValueFunctionWriter
+from .zone_values import ZoneValueWriter
 from .choices import ChoiceWriter
 from .dice import DiceWriter
 from .expressions import ExpressionWriter
@@ -25,7 +29,7 @@ def namespace() -> dict:
     return {k: v for k, v in vars(runtime).items() if k.startswith("_") and not k.startswith("__")}
 
 
-class ProgramWriter(DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter, ExpressionWriter, ArithmeticWriter,
+class ProgramWriter(BoardWriter, ValueFunctionWriter, ListFunctionWriter, ZoneValueWriter, DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter, ExpressionWriter, ArithmeticWriter,
                     FinalStateWriter):
     """Python source of one game for `n` players, generated from the loaded rule file."""
 
@@ -47,7 +51,7 @@ class ProgramWriter(DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter, Ex
             out.append(f"T_{name} = {value!r}\n")
         for name, values in self.attrs.items():
             out.append(f"A_{name} = {values!r}\n")
-        out.extend(self.piece_tables() + self.dice_tables())
+        out.extend(self.piece_tables() + self.dice_tables() + self.board_tables())
         for comp in sorted({s["kind"] for s in self.lay.static}):
             out.append(f"P_{comp} = {[i for i, s in enumerate(self.lay.static) if s['kind'] == comp]!r}\n")
         out.append(f"_ALIKE = {self.lookalikes()!r}\n_ALIKES = frozenset(_ALIKE)\n")
@@ -76,7 +80,7 @@ class ProgramWriter(DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter, Ex
             raise self.refused[0]
         return "".join(out) + "\n".join(lines) + "\n"
 
-    def nested_functions(self, depth: int) -> list[str]:
+    def expression_functions(self, depth: int) -> list[str]:
         """The lines of the expression functions called with computed arguments (nested in the
         program's function, at `depth`)."""
         self.lines = []
@@ -125,6 +129,11 @@ class ProgramWriter(DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter, Ex
             if fam is not None and fam.grid is not None:
                 raise self.unsupported(f"grid zone {name}")
             keys = list(table)
+            keyed = self.keyed_zones(name, table)  # boards.py: indexed by a board's nodes
+            if keyed is not None:
+                self.emit(1, f"z_{name} = {keyed}")
+                every.extend(self.zone_codes(name))
+                continue
             init = lambda key: list(map(int, lay.initial_zones[table[key]]))  # noqa: E731
             if keys == [()]:
                 self.emit(1, f"z_{name} = {init(())!r}")
@@ -151,3 +160,5 @@ class ProgramWriter(DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter, Ex
         self.emit(1, f"for _z in [{', '.join(every)}]:")
         self.emit(2, "for _pc in _z:")
         self.emit(3, "loc[_pc] = _z")
+        if self.uses_zone_index:  # boards.py: zone_index reads each zone list's index here
+            self.emit(1, self.zone_keys()[0])

@@ -365,3 +365,81 @@ def _no_lookalikes(options, alike, loc):
 def _as_piece_list(x):
     """One piece (an int) or several, as a new list (compiler._as_pieces)."""
     return [x] if type(x) is int else list(x)
+
+
+# ---------------------------------------------------------------- boards and lists (boards.py, listfns.py)
+from collections import deque as _deque  # noqa: E402
+from ..builtins.core import _SCALARS as _SORT_SCALARS, _sortable  # noqa: E402
+from ..builtins.majority import POLICIES as _POLICIES  # noqa: E402
+
+
+def _reach(adj, edges, start, steps, blocked_node, blocked_edge):
+    """graph.reach over a board's constants: nodes within `steps` moves, nearest first."""
+    if start not in adj:
+        raise KeyError(f"no node {start!r}")
+    dist = {start: 0}
+    order = [start]
+    queue = _deque(order)
+    while queue:
+        n = queue.popleft()
+        d = dist[n]
+        if d >= steps:
+            continue
+        for m in adj[n]:
+            if m in dist:
+                continue
+            if blocked_edge is not None and blocked_edge(edges[(n, m)]):
+                continue
+            if blocked_node is not None and blocked_node(m):
+                continue
+            dist[m] = d + 1
+            order.append(m)
+            queue.append(m)
+    return order
+
+
+def _sort(xs, f, desc):
+    """builtins.core.sort over a plain list (f once per element, in order; stable)."""
+    seq = _listed(xs)
+    keys = seq if f is None else [f(x) for x in seq]
+    for k in keys:
+        if type(k) not in _SORT_SCALARS:
+            order = sorted(range(len(seq)), key=lambda i: _sortable(keys[i]), reverse=bool(desc))
+            break
+    else:
+        order = sorted(range(len(seq)), key=keys.__getitem__, reverse=bool(desc))
+    return [seq[i] for i in order]
+
+
+def _awards_by_place(xs, f, points, policy):
+    """builtins.majority.awards_by_place over plain lists: [[element, amount], …] best first."""
+    if policy not in _POLICIES:
+        raise ValueError(f"unknown tie policy {policy!r}")
+    pts = _listed(points)
+    groups, order = {}, []
+    for x in _listed(xs):
+        v = f(x)
+        if v is None:
+            continue
+        key = _sortable(v)
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(x)
+    order.sort(reverse=True)
+    out, place = [], 0
+    for key in order:
+        members = groups[key]
+        k = len(members)
+        if policy == "split_down":
+            share = sum(pts[i] if i < len(pts) else 0 for i in range(place, place + k)) // k
+            if place < len(pts):
+                out.extend([x, share] for x in members)
+            place += k
+        elif policy == "drop" and k > 1:
+            place += k
+        else:
+            if place < len(pts):
+                out.extend([x, pts[place] if 0 <= place < len(pts) else 0] for x in members)
+            place += 1 if policy == "dense" else k
+    return out

@@ -1,0 +1,54 @@
+"""List and map builtins in generated programs: `sort`, `keys`, `append`, `awards_by_place`
+over plain lists (runtime._sort, runtime._awards_by_place: the engine's builtins without the
+engine's state: what they read is plain)."""
+from __future__ import annotations
+
+from .. import ast
+from .piece_kinds import _LIST_OF, VALUE, PieceKindWriter, element, join
+
+
+class ListFunctionWriter(PieceKindWriter):
+    """`sort`, `keys`, `append`, `awards_by_place` (see the module docstring)."""
+
+    def builtin(self, name: str, args: list, env: dict, n: ast.Node) -> str:
+        if name == "sort" and len(args) in (1, 2) and set(n.kwargs) <= {"desc"}:
+            desc = self.expr(n.kwargs["desc"], env) if n.kwargs else "False"
+            if len(args) == 1:
+                return f"_sort({self.expr(args[0], env)}, None, {desc})"
+            self._pending = (args[1].param, self.element_kind(args[0], env)) if isinstance(args[1], ast.Lambda) else None
+            var, body = self.lam(args[1], env)
+            self._pending = None
+            return f"_sort({self.expr(args[0], env)}, lambda {var}: {body}, {desc})"
+        if n.kwargs and name != "awards_by_place":
+            return super().builtin(name, args, env, n)
+        if name == "keys" and len(args) == 1:
+            return f"list({self.expr(args[0], env)})"
+        if name == "append" and len(args) == 2:
+            return f"(list({self.expr(args[0], env)}) + [{self.expr(args[1], env)}])"
+        if name == "awards_by_place" and len(args) in (3, 4) and set(n.kwargs) <= {"policy"}:
+            policy = args[3] if len(args) == 4 else n.kwargs.get("policy")
+            policy_code = "'share'" if policy is None else self.expr(policy, env)
+            self._pending = (args[1].param, self.element_kind(args[0], env)) if isinstance(args[1], ast.Lambda) else None
+            var, body = self.lam(args[1], env)
+            self._pending = None
+            return (f"_awards_by_place({self.expr(args[0], env)}, lambda {var}: {body}, "
+                    f"{self.expr(args[2], env)}, {policy_code})")
+        return super().builtin(name, args, env, n)
+
+    def e_Call(self, n, env):
+        if (isinstance(n.func, ast.Name) and n.func.id in ("sort", "awards_by_place") and n.kwargs
+                and n.func.id not in env and n.func.id not in self.d.functions):  # named arguments: here
+            return self.builtin(n.func.id, n.args, env, n)
+        return super().e_Call(n, env)
+
+    def element_kind(self, node: ast.Node, env: dict):
+        return element(self.kind(node, env))
+
+    def k_Call(self, n, env):
+        if isinstance(n.func, ast.Name) and n.func.id not in env:
+            name = n.func.id
+            if name == "awards_by_place" and n.args:  # [[element, amount], …]
+                return None if self.kind(n.args[0], env) != VALUE else VALUE
+            if name == "append" and len(n.args) == 2:
+                return join(self.kind(n.args[0], env), _LIST_OF.get(self.kind(n.args[1], env)))
+        return super().k_Call(n, env)
