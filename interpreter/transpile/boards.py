@@ -25,6 +25,11 @@ _GRAPH = {"nodes", "edges", "neighbors", "edge", "reach"}
 class BoardWriter(PieceKindWriter):
     """Boards and zone families indexed by their nodes (see the module docstring)."""
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.map_codes: set[str] = set()  # locals holding an edge's or a node's attribute map
+        self._map_pending: str | None = None
+
     def board_tables(self) -> list[str]:
         """Module constants of every board (program.header writes them)."""
         out = []
@@ -95,12 +100,53 @@ class BoardWriter(PieceKindWriter):
             return f"B_{n.id}"
         return super().e_Name(n, env)
 
+    def is_map(self, node: ast.Node, env: dict) -> bool:
+        """Whether `node` is known to be an edge's or a node's attribute map: `edge(board, a, b)`,
+        `board[node]`, or a name bound to an element of `edges(board)` or to such a map."""
+        if isinstance(node, ast.Name):
+            return node.id in env and env[node.id] in self.map_codes
+        if isinstance(node, ast.Index):
+            return self.is_board(node.obj, env)
+        return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "edge"
+                and node.func.id not in env and bool(node.args) and self.is_board(node.args[0], env))
+
+    def is_edges(self, node: ast.Node, env: dict) -> bool:
+        return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "edges"
+                and node.func.id not in env and len(node.args) == 1 and self.is_board(node.args[0], env))
+
+    def fresh(self, stem: str) -> str:
+        name = super().fresh(stem)
+        if self.__dict__.get("_map_pending") == stem:  # the variable of a loop over edges(board)
+            self.map_codes.add(name)
+            self._map_pending = None
+        return name
+
     def e_Attr(self, n, env):
-        # an edge's or a node's attribute whose name a piece attribute also has: the map's entry
-        if n.name in self.attrs and self.kind(n.obj, env) == VALUE and not (
-                isinstance(n.obj, ast.Name) and n.obj.id == "option" and "option" not in env):
+        if self.is_map(n.obj, env):  # an attribute map (its attributes may share a piece attribute's name)
             return f"{self.expr(n.obj, env)}.get({n.name!r})"
         return super().e_Attr(n, env)
+
+    def e_Comprehension(self, n, env):
+        if self.is_edges(n.iter, env):
+            self._map_pending = n.var
+        try:
+            return super().e_Comprehension(n, env)
+        finally:
+            self._map_pending = None
+
+    def s_For(self, n, env, depth, chooser):
+        if self.is_edges(n.iter, env):
+            self._map_pending = n.var
+        try:
+            super().s_For(n, env, depth, chooser)
+        finally:
+            self._map_pending = None
+
+    def s_Let(self, n, env, depth, chooser):
+        is_map = self.is_map(n.value, env)
+        super().s_Let(n, env, depth, chooser)
+        if is_map:
+            self.map_codes.add(env[n.name])
 
     def e_Call(self, n, env):
         if (isinstance(n.func, ast.Name) and n.func.id in _GRAPH and n.func.id not in env
@@ -150,8 +196,10 @@ class BoardWriter(PieceKindWriter):
                 tests.append("None")
                 continue
             self._pending = (fn.param, VALUE) if isinstance(fn, ast.Lambda) else None
+            if key == "blocked_edge" and isinstance(fn, ast.Lambda):
+                self._map_pending = fn.param
             var, body = self.lam(fn, env)
-            self._pending = None
+            self._pending = self._map_pending = None
             tests.append(f"lambda {var}: {body}")
         return f"_reach(ADJ_{b}, EDGE_{b}, {rest[0]}, {rest[1]}, {tests[0]}, {tests[1]})"
 
