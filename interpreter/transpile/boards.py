@@ -42,11 +42,27 @@ class BoardWriter(PieceKindWriter):
             out.append(f"N_{bid} = {list(b.nodes)!r}\n")
             out.append(f"B_{bid} = {dict(b.nodes)!r}\n")
             out.append(f"E_{bid} = {edges!r}\n")
-            out.append(f"ADJ_{bid} = {{n: tuple(ns) for n, ns in {dict(b.adj)!r}.items()}}\n")
+            out.append(f"ADJ_{bid} = {dict(b.adj)!r}\n")
             # the edge maps of EDGE_ are those of E_ (one map per edge, as in the engine)
             out.append(f"EDGE_{bid} = {{(e['a'], e['b']): e for e in E_{bid}}}\n")
             if not b.directed:
                 out.append(f"EDGE_{bid}.update({{(e['b'], e['a']): e for e in E_{bid}}})\n")
+            for attr in sorted({k for e in edges for k in e if k.isidentifier()}):
+                out.append(f"EA_{bid}_{attr} = {{k: e.get({attr!r}) for k, e in EDGE_{bid}.items()}}\n")
+        for (bid, steps) in sorted(self.constant_reaches()):
+            table = {n: reach_of(self.d.boards[bid], n, steps) for n in self.d.boards[bid].nodes}
+            out.append(f"RC_{bid}_{steps} = {table!r}\n")
+        return out
+
+    def constant_reaches(self) -> set:
+        """(board, steps) of every `reach` without blocking and with constant steps (RC_ tables)."""
+        out = set()
+        trees = list(self.L.procs.values()) + list(self.L.fn_nodes.values())
+        for x in (x for tree in trees for x in ast.walk(tree)):
+            if (isinstance(x, ast.Call) and isinstance(x.func, ast.Name) and x.func.id == "reach" and not x.kwargs
+                    and len(x.args) == 3 and isinstance(x.args[0], ast.Name) and x.args[0].id in self.d.boards
+                    and type(self.constant(x.args[2])) is int):
+                out.add((x.args[0].id, self.constant(x.args[2])))
         return out
 
     def is_board(self, node: ast.Node, env: dict) -> bool:
@@ -122,6 +138,13 @@ class BoardWriter(PieceKindWriter):
         return name
 
     def e_Attr(self, n, env):
+        if (isinstance(n.obj, ast.Call) and self.is_map(n.obj, env) and len(n.obj.args) == 3
+                and any(n.name in e for e in self.d.boards[n.obj.args[0].id].edges.values())):
+            # edge(board, a, b).attr: one lookup in a constant table (a missing edge raises, as
+            # the engine's none.attr does)
+            b = n.obj.args[0].id
+            a, z = (self.expr(x, env) for x in n.obj.args[1:])
+            return f"EA_{b}_{n.name}[({a}, {z})]"
         if self.is_map(n.obj, env):  # an attribute map (its attributes may share a piece attribute's name)
             return f"{self.expr(n.obj, env)}.get({n.name!r})"
         return super().e_Attr(n, env)
@@ -178,7 +201,7 @@ class BoardWriter(PieceKindWriter):
         if name == "edges" and not rest:
             return f"E_{b}"
         if name == "neighbors" and len(rest) == 1:
-            return f"list(ADJ_{b}[{rest[0]}])"
+            return f"ADJ_{b}[{rest[0]}]"  # a constant list: generated code never changes a list it reads
         if name == "edge" and len(rest) == 2:
             return f"EDGE_{b}.get(({rest[0]}, {rest[1]}))"
         if name == "reach" and len(rest) == 2:
@@ -189,6 +212,9 @@ class BoardWriter(PieceKindWriter):
         """reach(board, start, steps, blocked_node=…, blocked_edge=…) over the board's constants."""
         if set(n.kwargs) - {"blocked_node", "blocked_edge"}:
             raise self.unsupported("reach with other named arguments", n)
+        steps = self.constant(n.args[2])
+        if not n.kwargs and type(steps) is int:  # a constant table, node -> reached nodes
+            return f"RC_{b}_{steps}[{rest[0]}]"
         tests = []
         for key in ("blocked_node", "blocked_edge"):
             fn = n.kwargs.get(key)
@@ -203,6 +229,18 @@ class BoardWriter(PieceKindWriter):
             tests.append(f"lambda {var}: {body}")
         return f"_reach(ADJ_{b}, EDGE_{b}, {rest[0]}, {rest[1]}, {tests[0]}, {tests[1]})"
 
+    def constant(self, node: ast.Node):
+        """The value of a constant or a table entry named by constants (None if not one)."""
+        if isinstance(node, ast.Const):
+            return node.value
+        if isinstance(node, (ast.Attr, ast.Index)) and isinstance(node.obj, ast.Name) and node.obj.id in self.d.tables:
+            table = self.d.tables[node.obj.id]
+            key = node.name if isinstance(node, ast.Attr) else (
+                node.keys[0].value if len(node.keys) == 1 and isinstance(node.keys[0], ast.Const) else None)
+            if isinstance(table, dict) and key in table:
+                return table[key]
+        return None
+
     def zone_code(self, node: ast.Node, env: dict) -> str:
         """A zone-valued expression: a zone named in the rule file, or a piece's `.zone`."""
         if isinstance(node, ast.Attr) and node.name == "zone" and self.rely(node.obj, env) == PIECE:
@@ -211,6 +249,18 @@ class BoardWriter(PieceKindWriter):
         if self.is_zone(node, env):
             return self.zone(node, env)
         raise self.unsupported("zone_index of something not known to be a zone", node)
+
+
+def reach_of(board: Any, start: str, steps: int) -> list:
+    """graph.reach without blocking: nodes within `steps` moves of start, nearest first."""
+    dist, order = {start: 0}, [start]
+    for n in order:
+        if dist[n] < steps:
+            for m in board.adj[n]:
+                if m not in dist:
+                    dist[m] = dist[n] + 1
+                    order.append(m)
+    return order
 
 
 def _plain(k: Any) -> Any:

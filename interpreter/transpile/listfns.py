@@ -19,6 +19,15 @@ class ListFunctionWriter(PieceKindWriter):
             var, body = self.lam(args[1], env)
             self._pending = None
             return f"_sort({self.expr(args[0], env)}, lambda {var}: {body}, {desc})"
+        if name in ("sum", "count") and len(args) == 2 and isinstance(args[1], ast.Lambda) and not n.kwargs:
+            # over a list built at once: cheaper than a generator for the short lists of a game
+            seq = self.expr(args[0], env)
+            self._pending = (args[1].param, self.element_kind(args[0], env))
+            var, body = self.lam(args[1], env)
+            self._pending = None
+            if name == "sum":
+                return f"sum([{body} for {var} in {seq}])"
+            return f"len([1 for {var} in {seq} if {body}])"
         if n.kwargs and name != "awards_by_place":
             return super().builtin(name, args, env, n)
         if name == "keys" and len(args) == 1:

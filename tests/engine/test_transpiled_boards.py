@@ -119,7 +119,7 @@ flow:
         choose q from [n for n in neighbors(ring, to) if edge(ring, to, n).colour != closed] prompt "Drop"
         if count(bag[player]) > 0:
           move first(bag[player]) to stones_at[q, player]
-        points[player] += ring[q].size + count(edges(ring), e => e.a == q)
+        points[player] += ring[q].size + count(edges(ring), e => e.a == q) + index_of(reach(ring, q, 2), to)
         let s = first(stones_at[q, player])
         if s != none and zone_index(s.zone)[0] == q:
           points[player] += 1
@@ -137,6 +137,7 @@ def test_boards_nodes_edges_reach_and_zones_by_node(tmp_path, players):
     source = transpile(path, players)
     assert "N_ring = " in source and "ADJ_ring = " in source and "_reach(ADJ_ring" in source
     assert "ZK[id(" in source and "z_stones_at['a'][0]" in source
+    assert "RC_ring_2[" in source and "EA_ring_colour[" in source  # constant tables where they can be
 
 
 def test_an_edges_attribute_named_like_a_piece_attribute_is_the_edges(tmp_path):
