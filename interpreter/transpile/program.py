@@ -15,6 +15,7 @@ from .base import Unsupported
 from .boards import BoardWriter
 from .listfns import ListFunctionWriter
 from .moves import MoveWriter
+from .plain_looks import PlainLooksWriter
 from .valuefns import ValueFunctionWriter
 from .zone_values import ZoneValueWriter
 from .choices import ChoiceWriter
@@ -30,7 +31,7 @@ def namespace() -> dict:
     return {k: v for k, v in vars(runtime).items() if k.startswith("_") and not k.startswith("__")}
 
 
-class ProgramWriter(BoardWriter, ValueFunctionWriter, ListFunctionWriter, ZoneValueWriter, MoveWriter, DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter, ExpressionWriter, ArithmeticWriter,
+class ProgramWriter(BoardWriter, ValueFunctionWriter, ListFunctionWriter, ZoneValueWriter, MoveWriter, PlainLooksWriter, DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter, ExpressionWriter, ArithmeticWriter,
                     FinalStateWriter):
     """Python source of one game for `n` players, generated from the loaded rule file."""
 
