@@ -49,6 +49,8 @@ class BoardWriter(PieceKindWriter):
                 out.append(f"EDGE_{bid}.update({{(e['b'], e['a']): e for e in E_{bid}}})\n")
             for attr in sorted({k for e in edges for k in e if k.isidentifier()}):
                 out.append(f"EA_{bid}_{attr} = {{k: e.get({attr!r}) for k, e in EDGE_{bid}.items()}}\n")
+        if self.uses_zone_index:
+            out.append(f"ZKV = {tuple(self.zone_key_values())!r}\n")
         for (bid, steps) in sorted(self.constant_reaches()):
             table = {n: reach_of(self.d.boards[bid], n, steps) for n in self.d.boards[bid].nodes}
             out.append(f"RC_{bid}_{steps} = {table!r}\n")
@@ -100,15 +102,23 @@ class BoardWriter(PieceKindWriter):
         return out
 
     def zone_keys(self) -> list[str]:
-        """ZK: each zone list's id -> its index as zone_index gives it (a value, or a list)."""
-        entries = []
+        """ZK: each zone list's id -> its index as zone_index gives it (a value, or a list; the
+        indexes a module constant, ZKV, written by board_tables)."""
+        codes = []
         for name, table in self.lay.zone_index.items():
             for key in table:
                 parts = key if isinstance(key, tuple) else (key,)
-                code = f"z_{name}" + "".join(f"[{_plain(k)!r}]" for k in parts)
-                value = _plain(parts[0]) if len(parts) == 1 else [_plain(k) for k in parts]
-                entries.append(f"id({code}): {value!r}")
-        return ["ZK = {" + ", ".join(entries) + "}"]
+                codes.append(f"z_{name}" + "".join(f"[{_plain(k)!r}]" for k in parts))
+        return [f"ZK = dict(zip(map(id, ({''.join(c + ', ' for c in codes)})), ZKV))"]
+
+    def zone_key_values(self) -> list:
+        """The indexes of ZK, in the order of zone_keys."""
+        out = []
+        for table in self.lay.zone_index.values():
+            for key in table:
+                parts = key if isinstance(key, tuple) else (key,)
+                out.append(_plain(parts[0]) if len(parts) == 1 else [_plain(k) for k in parts])
+        return out
 
     # ------------------------------------------------------------------ expressions
     def e_Name(self, n, env):

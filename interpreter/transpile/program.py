@@ -13,6 +13,7 @@ from . import runtime
 from .arithmetic import ArithmeticWriter
 from .base import Unsupported
 from .boards import BoardWriter
+from .constants import ConstantWriter
 from .listfns import ListFunctionWriter
 from .moves import MoveWriter
 from .plain_looks import PlainLooksWriter
@@ -31,7 +32,7 @@ def namespace() -> dict:
     return {k: v for k, v in vars(runtime).items() if k.startswith("_") and not k.startswith("__")}
 
 
-class ProgramWriter(BoardWriter, ValueFunctionWriter, ListFunctionWriter, ZoneValueWriter, MoveWriter, PlainLooksWriter, DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter, ExpressionWriter, ArithmeticWriter,
+class ProgramWriter(ConstantWriter, BoardWriter, ValueFunctionWriter, ListFunctionWriter, ZoneValueWriter, MoveWriter, PlainLooksWriter, DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter, ExpressionWriter, ArithmeticWriter,
                     FinalStateWriter):
     """Python source of one game for `n` players, generated from the loaded rule file."""
 

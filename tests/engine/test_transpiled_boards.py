@@ -228,6 +228,7 @@ def test_a_function_body_that_changes_the_state_is_refused_in_an_expression(tmp_
 LISTS = """
 tables:
   loads: {small: 1, big: 1}
+  numbers: {bonus: 2, names: [a, b]}
 components:
   chip:
     per_player: true
@@ -260,7 +261,7 @@ flow:
         let order = sort(players, p => 0 - count(kept[p]))
         choose q from append(order, player) prompt "Whom"
         let best = sort(kept[player], x => x.value, desc=true)
-        points[q] += count(best) + first(sort([3, 1, 2]))
+        points[q] += count(best) + first(sort([3, 1, 2])) + numbers.bonus + len(numbers['names'])
         for policy in ['share', 'skip_next', 'dense', 'split_down', 'drop']:
           for pair in awards_by_place(players, p => count(kept[p]) + count(side[p]), [5, 3, 1], policy):
             points[pair[0]] += pair[1]
@@ -277,6 +278,8 @@ def test_sort_keys_append_awards_and_zones_passed_to_procedures(tmp_path, player
     assert same_games(path, players, {}, range(12)) == []
     source = transpile(path, players)
     assert "_awards_by_place(" in source and "_sort(" in source
+    body = source.split("def play")[1]
+    assert "T_numbers['names']" in body and "T_numbers['bonus']" not in body  # a number folded, a list kept
 
 
 def test_a_graph_builtin_not_covered_is_refused_by_name(tmp_path):

@@ -1,0 +1,43 @@
+"""Table entries named by constants, written as their values: a table never changes during a
+game, so `numbers.steps` or `limits['hand']` is the number itself in the generated program
+(one lookup fewer each time it is read). Only numbers, texts and truth values are folded; lists
+and maps stay reads of the table's module constant (T_<name>), which keeps them one object."""
+from __future__ import annotations
+
+from .. import ast
+from .piece_kinds import PieceKindWriter
+
+_MISSING = object()
+
+
+class ConstantWriter(PieceKindWriter):
+    """Table entries with constant keys, folded (see the module docstring)."""
+
+    def table_entry(self, n: ast.Node, env: dict):
+        """The value of `table.key` / `table[key]` with constant keys, or _MISSING."""
+        if not (isinstance(n, (ast.Attr, ast.Index)) and isinstance(n.obj, ast.Name) and n.obj.id not in env
+                and n.obj.id in self.d.tables and n.obj.id not in self.d.zones and n.obj.id not in self.d.variables
+                and n.obj.id not in self.d.counters):
+            return _MISSING
+        table = self.d.tables[n.obj.id]
+        if isinstance(n, ast.Attr):
+            key = n.name
+        elif len(n.keys) == 1 and isinstance(n.keys[0], ast.Const):
+            key = n.keys[0].value
+        else:
+            return _MISSING
+        if isinstance(table, dict) and type(key) is str and key in table:
+            value = table[key]
+        elif isinstance(table, list) and type(key) is int and 0 <= key < len(table):
+            value = table[key]
+        else:
+            return _MISSING
+        return value if type(value) in (int, str, bool) else _MISSING
+
+    def e_Attr(self, n, env):
+        value = self.table_entry(n, env)
+        return super().e_Attr(n, env) if value is _MISSING else repr(value)
+
+    def e_Index(self, n, env):
+        value = self.table_entry(n, env)
+        return super().e_Index(n, env) if value is _MISSING else repr(value)
