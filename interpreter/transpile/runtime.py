@@ -446,11 +446,11 @@ def _awards_by_place(xs, f, points, policy):
 
 
 def _plain_options(cands, who, ps, plain):
-    """_piece_options where every candidate is shown to `who` and either plain (plain_looks.py:
-    plain[v] its item's key number, its face the starting one, seen by nobody in particular) or
-    its own option (in an ordered zone, or alone of its kind, in a zone showing `who` both
-    faces): the first candidate of each (zone, item). None when some candidate is neither (the
-    caller then asks _piece_options)."""
+    """_piece_options where every candidate shows its face to `who` and is either its own
+    option (in an ordered zone, or alone of its kind) or plain (plain_looks.py: plain[v] its
+    item's key number, its face the starting one, seen by nobody in particular): the first
+    candidate of each (zone, item). None when some candidate is neither (the caller then asks
+    _piece_options)."""
     loc, zi, face, seen, up0, singular, hkey, vkey, dyn = ps
     options, keys = [], set()
     last = None
@@ -461,16 +461,16 @@ def _plain_options(cands, who, ps, plain):
             ordered, vis_up, vis_down, owner = zi[id(z)]
             up_seen = vis_up == "all" or (vis_up == "owner" and owner == who)
             down_seen = vis_down == "all" or (vis_down == "owner" and owner == who)
-            both = up_seen and down_seen
-        if both and (ordered or singular[v]):
+        f = face[v]
+        if not (up_seen if (up0[v] if f is None else f) else down_seen):
+            return None
+        if ordered or singular[v]:
             key = v
         else:
             k = plain[v]
-            if k is None or face[v] is not None or (seen is not None and seen[v] is not None):
+            if k is None or f is not None or (seen is not None and seen[v] is not None):
                 return None
-            if not (up_seen if up0[v] else down_seen):
-                return None
-            key = v if ordered or singular[v] else (id(z), k)
+            key = (id(z), k)
         if key not in keys:
             keys.add(key)
             options.append(v)
