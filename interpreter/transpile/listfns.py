@@ -3,8 +3,15 @@ over plain lists (runtime._sort, runtime._awards_by_place: the engine's builtins
 engine's state: what they read is plain)."""
 from __future__ import annotations
 
+import re
+
 from .. import ast
 from .piece_kinds import _LIST_OF, VALUE, PieceKindWriter, element, join
+
+
+# a name read through constant or plain-name subscripts (z_hand[p_3], T_x['a']): no effect and
+# cheap, so written twice where a helper's call would cost more
+_READ = re.compile(r"^[A-Za-z_]\w*(\[(?:[A-Za-z_]\w*|-?\d+|'[^'\[\]]*')\])*$")
 
 
 class ListFunctionWriter(PieceKindWriter):
@@ -19,6 +26,11 @@ class ListFunctionWriter(PieceKindWriter):
             var, body = self.lam(args[1], env)
             self._pending = None
             return f"_sort({self.expr(args[0], env)}, lambda {var}: {body}, {desc})"
+        if name in ("first", "top") and len(args) == 1 and not n.kwargs:
+            seq = self.expr(args[0], env)
+            if _READ.match(seq):  # runtime._first, written in place
+                return f"({seq}[0] if {seq} else None)"
+            return f"_first({seq})"
         if name in ("sum", "count") and len(args) == 2 and isinstance(args[1], ast.Lambda) and not n.kwargs:
             # over a list built at once: cheaper than a generator for the short lists of a game
             seq = self.expr(args[0], env)

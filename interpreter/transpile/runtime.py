@@ -401,13 +401,11 @@ def _reach(adj, edges, start, steps, blocked_node, blocked_edge):
 def _sort(xs, f, desc):
     """builtins.core.sort over a plain list (f once per element, in order; stable)."""
     seq = _listed(xs)
-    keys = seq if f is None else [f(x) for x in seq]
-    for k in keys:
-        if type(k) not in _SORT_SCALARS:
-            order = sorted(range(len(seq)), key=lambda i: _sortable(keys[i]), reverse=bool(desc))
-            break
-    else:
+    keys = seq if f is None else list(map(f, seq))
+    if set(map(type, keys)) <= _SORT_SCALARS:
         order = sorted(range(len(seq)), key=keys.__getitem__, reverse=bool(desc))
+    else:
+        order = sorted(range(len(seq)), key=lambda i: _sortable(keys[i]), reverse=bool(desc))
     return [seq[i] for i in order]
 
 
