@@ -450,6 +450,20 @@ def _plain_options(cands, who, ps, plain):
     candidate of each (zone, item). None when some candidate is neither (the caller then asks
     _piece_options)."""
     loc, zi, face, seen, up0, singular, hkey, vkey, dyn = ps
+    if cands and seen is None:  # the usual case first: one unordered zone, plain pieces face up
+        z = loc[cands[0]]
+        ordered, vis_up, vis_down, owner = zi[id(z)]
+        if not ordered and (vis_up == "all" or (vis_up == "owner" and owner == who)):
+            options, keys = [], set()
+            for v in cands:
+                k = plain[v]
+                if k is None or singular[v] or face[v] is not None or not up0[v] or loc[v] is not z:
+                    break
+                if k not in keys:
+                    keys.add(k)
+                    options.append(v)
+            else:
+                return options
     options, keys = [], set()
     last = None
     for v in cands:
