@@ -14,6 +14,9 @@ from .piece_kinds import _LIST_OF, VALUE, PieceKindWriter, element, join
 _READ = re.compile(r"^[A-Za-z_]\w*(\[(?:[A-Za-z_]\w*|-?\d+|'[^'\[\]]*')\])*$")
 
 
+_ATTR_READ = re.compile(r"^A_\w+\[[A-Za-z_]\w*\]$")  # a fixed piece attribute of the lambda's variable
+
+
 class ListFunctionWriter(PieceKindWriter):
     """`sort`, `keys`, `append`, `awards_by_place` (see the module docstring)."""
 
@@ -25,7 +28,8 @@ class ListFunctionWriter(PieceKindWriter):
             self._pending = (args[1].param, self.element_kind(args[0], env)) if isinstance(args[1], ast.Lambda) else None
             var, body = self.lam(args[1], env)
             self._pending = None
-            return f"_sort({self.expr(args[0], env)}, lambda {var}: {body}, {desc})"
+            key = f"A_{body[2:-len(var) - 2]}.__getitem__" if _ATTR_READ.match(body) and body.endswith(f"[{var}]") else None
+            return f"_sort({self.expr(args[0], env)}, {key or f'lambda {var}: {body}'}, {desc})"
         if name in ("first", "top") and len(args) == 1 and not n.kwargs:
             seq = self.expr(args[0], env)
             if _READ.match(seq):  # runtime._first, written in place

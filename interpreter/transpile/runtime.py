@@ -400,13 +400,13 @@ def _reach(adj, edges, start, steps, blocked_node, blocked_edge):
 
 def _sort(xs, f, desc):
     """builtins.core.sort over a plain list (f once per element, in order; stable)."""
-    seq = _listed(xs)
+    seq = xs if type(xs) is list else _listed(xs)  # read, never changed
     keys = seq if f is None else list(map(f, seq))
     if set(map(type, keys)) <= _SORT_SCALARS:
         order = sorted(range(len(seq)), key=keys.__getitem__, reverse=bool(desc))
     else:
         order = sorted(range(len(seq)), key=lambda i: _sortable(keys[i]), reverse=bool(desc))
-    return [seq[i] for i in order]
+    return list(map(seq.__getitem__, order))
 
 
 def _awards_by_place(xs, f, points, policy):
