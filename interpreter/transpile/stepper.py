@@ -114,6 +114,8 @@ class StepperWriter(ProgramWriter):
     def source(self) -> str:
         if self.mutable:  # their lists (dice.py) are not among the state's objects a copy copies
             raise self.unsupported(f"pieces with changing attributes ({', '.join(self.mutable)})")
+        if self.uses_zone_index:  # boards.py's ZK is keyed by the ids of zone lists a copy replaces
+            raise self.unsupported("zone_index in a resumable program")
         final = self.L.procs.get("scoring:final") or []
         if any(map(self.stops, final)):
             raise self.unsupported("a decision in scoring.final")
