@@ -415,11 +415,11 @@ def _awards_by_place(xs, f, points, policy):
         raise ValueError(f"unknown tie policy {policy!r}")
     pts = _listed(points)
     groups, order = {}, []
-    for x in _listed(xs):
+    for x in (xs if type(xs) is list else _listed(xs)):
         v = f(x)
         if v is None:
             continue
-        key = _sortable(v)
+        key = (1, v) if type(v) is int else _sortable(v)
         if key not in groups:
             groups[key] = []
             order.append(key)

@@ -50,7 +50,7 @@ def test_the_generated_program_plays_the_engines_games(players, options, variant
 @pytest.mark.slow
 @pytest.mark.parametrize("players,options,variants", CONFIGS, ids=IDS)
 def test_the_generated_program_plays_the_engines_games_long(players, options, variants):
-    assert same_games(CHICAGO_DRY, players, options, range(100), variants) == []
+    assert same_games(CHICAGO_DRY, players, options, range(200), variants) == []
 
 
 def write(tmp_path: Path, text: str) -> Path:
