@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import ast
-from .base import is_simple
+from .constants import MISSING, table_constant
 from .piece_kinds import PIECE, VALUE, PieceKindWriter
 
 _GRAPH = {"nodes", "edges", "neighbors", "edge", "reach"}
@@ -240,22 +240,16 @@ class BoardWriter(PieceKindWriter):
         return f"_reach(ADJ_{b}, EDGE_{b}, {rest[0]}, {rest[1]}, {tests[0]}, {tests[1]})"
 
     def constant(self, node: ast.Node):
-        """The value of a constant or a table entry named by constants (None if not one)."""
+        """The value of a constant or of a table entry named by constants (None if neither)."""
         if isinstance(node, ast.Const):
             return node.value
-        if isinstance(node, (ast.Attr, ast.Index)) and isinstance(node.obj, ast.Name) and node.obj.id in self.d.tables:
-            table = self.d.tables[node.obj.id]
-            key = node.name if isinstance(node, ast.Attr) else (
-                node.keys[0].value if len(node.keys) == 1 and isinstance(node.keys[0], ast.Const) else None)
-            if isinstance(table, dict) and key in table:
-                return table[key]
-        return None
+        value = table_constant(self.d, node, {})
+        return None if value is MISSING else value
 
     def zone_code(self, node: ast.Node, env: dict) -> str:
         """A zone-valued expression: a zone named in the rule file, or a piece's `.zone`."""
         if isinstance(node, ast.Attr) and node.name == "zone" and self.rely(node.obj, env) == PIECE:
-            x = self.expr(node.obj, env)
-            return f"loc[{x}]" if is_simple(x) else f"loc[{x}]"
+            return f"loc[{self.expr(node.obj, env)}]"
         if self.is_zone(node, env):
             return self.zone(node, env)
         raise self.unsupported("zone_index of something not known to be a zone", node)

@@ -2,8 +2,9 @@
 either its own option (in an ordered zone, or alone of its kind) or plain: a piece whose look
 is its item alone (no changing attribute, its starting face, seen by nobody in particular).
 A plain piece's look is (its zone, its item's key): the options are the first candidate of
-each (runtime._plain_options), the same as looks.py's runtime._piece_options gives; a candidate that is not plain sends the whole choice there (and
-so do no candidates: an empty list either way).
+each (runtime._plain_options), the same as looks.py's runtime._piece_options gives; a
+candidate that is neither sends the whole choice there (and so do no candidates: an empty list
+either way).
 
 PLAIN, a module constant: each piece's visible key number (looks.py's VKEY) when its component
 has no changing attribute, else None."""
