@@ -121,10 +121,10 @@ class BoardWriter(PieceKindWriter):
         return out
 
     # ------------------------------------------------------------------ expressions
-    def e_Name(self, n, env):
-        if self.is_board(n, env):
-            return f"B_{n.id}"
-        return super().e_Name(n, env)
+    def e_Index(self, n, env):
+        if self.is_board(n.obj, env) and len(n.keys) == 1:  # board[node]: the node's attribute map
+            return f"B_{n.obj.id}[{self.expr(n.keys[0], env)}]"
+        return super().e_Index(n, env)
 
     def is_map(self, node: ast.Node, env: dict) -> bool:
         """Whether `node` is known to be an edge's or a node's attribute map: `edge(board, a, b)`,

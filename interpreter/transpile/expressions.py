@@ -139,8 +139,10 @@ class ExpressionWriter(WriterBase):
         if name in ("count", "any", "all", "sum") and len(args) == 2:
             seq = self.expr(args[0], env)
             var, body = self.lam(args[1], env)
-            if name == "count":
-                return f"sum(1 for {var} in {seq} if {body})"
+            if name == "count":  # list comprehensions: cheaper than generators on short lists
+                return f"len([0 for {var} in {seq} if {body}])"
+            if name == "sum":
+                return f"sum([{body} for {var} in {seq}])"
             return f"{name}({body} for {var} in {seq})"
         if len(args) == 1 and name in ("count", "len", "sum", "any", "all", "first", "top"):
             seq = self.expr(args[0], env)

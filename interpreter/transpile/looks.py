@@ -72,8 +72,7 @@ class LooksWriter(PieceKindWriter):
             return None
         if not all(isinstance(k, (int, str)) for k in info.index):
             raise self.unsupported(f"looks of pieces in zone family {info.family} indexed by other values")
-        # indexed by numbers (lists) or by a board's nodes (dicts: boards.py)
-        return f"z_{info.family}" + "".join(f"[{k!r}]" if isinstance(k, str) else f"[{int(k)}]" for k in info.index)
+        return f"z_{info.family}" + "".join(f"[{k if isinstance(k, str) else int(k)!r}]" for k in info.index)
 
     def owner_table(self) -> list[str]:
         """A_owner_: each piece's owner as a seat number (None: nobody's), read by `.owner`."""
@@ -130,7 +129,7 @@ class LooksWriter(PieceKindWriter):
         """`piece.attr = value` for an attribute that changes."""
         if t.name not in self.mutable or self.kind(t.obj, env) not in (PIECE, None):
             raise self.unsupported(f"assigning .{t.name} (not a changing attribute of a piece)", n)
-        if join(self.kind(n.value, env), VALUE) != VALUE:
+        if join(self.kind(n.value, env), VALUE) != VALUE and self.attr_kind(t.name) is not None:
             raise self.unsupported(f"a piece's .{t.name} set to a piece", n)
         obj = self.expr(t.obj, env)
         if not is_simple(obj):

@@ -70,7 +70,9 @@ class PieceKindWriter(WriterBase):
             return self.code_kinds[code]
         if code.startswith("<kind:"):
             return None if code == "<kind:None>" else code[6:-1]
-        if code == "_PLAYERS" or code.startswith(("c_", "'")) or code.lstrip("-").isdigit():
+        if code == "_PLAYERS" or code.startswith("'") or code.lstrip("-").isdigit():
+            return VALUE
+        if code.startswith("c_") and code[2:].split("[")[0] in self.d.counters:  # not a local `c_<n>`
             return VALUE
         if code in ("None", "True", "False"):
             return EMPTY if code == "None" else VALUE
@@ -111,7 +113,23 @@ class PieceKindWriter(WriterBase):
     def k_Attr(self, n, env):
         if n.name in ("zone", "pos"):
             return None
-        return VALUE  # option values, table fields and piece attributes are data (see piece_attr_store)
+        if n.name in self.d.mutable_attrs and not (isinstance(n.obj, ast.Name) and n.obj.id == "option"):
+            return self.attr_kind(n.name)
+        return VALUE  # option values, table fields and fixed piece attributes are data
+
+    def attr_kind(self, name: str) -> Any:
+        """A changing piece attribute's kind: VALUE while every value the rule file assigns to
+        it is data (its starting values always are), else unknown (it may hold a piece)."""
+        kinds = self.__dict__.setdefault("_attr_kinds", {})
+        if name not in kinds:
+            kinds[name] = VALUE  # while working it out (an attribute set from itself)
+            out: Any = VALUE
+            for stmts in self.L.procs.values():
+                for st in ast.walk(stmts):
+                    if isinstance(st, ast.Assign) and isinstance(st.target, ast.Attr) and st.target.name == name:
+                        out = join(out, self.kind(st.value, {}))  # a procedure's locals: unknown
+            kinds[name] = None if out is None else VALUE
+        return kinds[name]
 
     def k_Comprehension(self, n, env):
         inner = dict(env)

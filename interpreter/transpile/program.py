@@ -13,26 +13,29 @@ from . import runtime
 from .arithmetic import ArithmeticWriter
 from .base import Unsupported
 from .boards import BoardWriter
-from .constants import ConstantWriter
-from .listfns import ListFunctionWriter
-from .moves import MoveWriter
-from .plain_looks import PlainLooksWriter
-from .valuefns import ValueFunctionWriter
-from .zone_values import ZoneValueWriter
 from .choices import ChoiceWriter
+from .constants import ConstantWriter
 from .dice import DiceWriter
 from .expressions import ExpressionWriter
+from .families import FamilyWriter
 from .final_state import FinalStateWriter
+from .frames import FrameWriter
+from .listfns import ListFunctionWriter
+from .lists import ListWriter
+from .moves import MoveWriter
+from .plain_looks import PlainLooksWriter
 from .scoring import ScoringWriter
 from .statements import StatementWriter
-
+from .valuefns import ValueFunctionWriter
 
 def namespace() -> dict:
     """The globals a generated program starts with: runtime.py's helpers."""
     return {k: v for k, v in vars(runtime).items() if k.startswith("_") and not k.startswith("__")}
 
 
-class ProgramWriter(ConstantWriter, BoardWriter, ValueFunctionWriter, ListFunctionWriter, ZoneValueWriter, MoveWriter, PlainLooksWriter, DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter, ExpressionWriter, ArithmeticWriter,
+class ProgramWriter(ConstantWriter, BoardWriter, ValueFunctionWriter, ListFunctionWriter, FamilyWriter, ListWriter,
+                    FrameWriter, MoveWriter, PlainLooksWriter, DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter,
+                    ExpressionWriter, ArithmeticWriter,
                     FinalStateWriter):
     """Python source of one game for `n` players, generated from the loaded rule file."""
 
@@ -141,6 +144,9 @@ class ProgramWriter(ConstantWriter, BoardWriter, ValueFunctionWriter, ListFuncti
             if keys == [()]:
                 self.emit(1, f"z_{name} = {init(())!r}")
                 every.append(f"z_{name}")
+            elif all(isinstance(k, str) for k in keys):  # indexed by names: a dict, in the layout's order
+                self.emit(1, f"z_{name} = {{{', '.join(f'{k!r}: {init(k)!r}' for k in keys)}}}")
+                every.append(f"*z_{name}.values()")
             elif all(not isinstance(k, tuple) for k in keys):
                 if not all(isinstance(k, int) for k in keys) or sorted(map(int, keys)) != list(range(len(keys))):
                     raise self.unsupported(f"zone family {name} not indexed 0…k-1")

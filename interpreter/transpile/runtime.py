@@ -398,8 +398,8 @@ def _reach(adj, edges, start, steps, blocked_node, blocked_edge):
     return order
 
 
-def _sort(xs, f, desc):
-    """builtins.core.sort over a plain list (f once per element, in order; stable)."""
+def _sort_by(xs, f, desc):
+    """builtins.core.sort with `desc` over a plain list (f once per element, in order; stable)."""
     seq = xs if type(xs) is list else _listed(xs)  # read, never changed
     keys = seq if f is None else list(map(f, seq))
     if set(map(type, keys)) <= _SORT_SCALARS:
@@ -487,3 +487,58 @@ def _plain_options(cands, who, ps, plain):
             keys.add(key)
             options.append(v)
     return options
+
+
+# ---------------------------------------------------------------- lists (transpile/lists.py)
+from ..budget import METER as _METER  # noqa: E402
+from ..builtins.core import get as _get_of, sort as _sort_of  # noqa: E402
+from ..builtins.matching import assignable as _assignable_of  # noqa: E402
+
+
+def _unmetered(fn):
+    """An engine builtin called on plain lists (its state argument is not read for lists). The
+    work meter it charges is the engine's, zeroed at each of the engine's decisions: a generated
+    program has none in between, so it zeroes it first (its own loops count `steps`)."""
+    def call(*args):
+        _METER.work = 0
+        return fn(None, *args)
+    call.__doc__ = fn.__doc__
+    return call
+
+
+_sort_any = _unmetered(_sort_of)
+
+
+def _sort(xs, f=None):
+    """sort(xs, f?) (builtins.core.sort): Python's stable sort by the keys where they compare
+    as they are (numbers, texts); keys Python cannot compare (none, mixed) go to the engine's."""
+    if type(xs) is not list:
+        return _sort_any(xs) if f is None else _sort_any(xs, f)
+    try:
+        return sorted(xs, key=f)
+    except TypeError:
+        return _sort_any(xs) if f is None else _sort_any(xs, f)
+_assignable_any = _unmetered(_assignable_of)
+
+
+def _assignable(xs, f):
+    """assignable(xs, x => options) (builtins.matching): no element, or one whose options are a
+    non-empty list, answered here (the common cases: the matching is not built); the engine's
+    builtin otherwise."""
+    if type(xs) is list and len(xs) < 2:
+        if not xs:
+            return True
+        options = f(xs[0])
+        if type(options) is list:
+            return len(options) > 0
+    return _assignable_any(xs, f)
+
+
+def _get(m, k, default=None):
+    """get(m, k, default) (builtins.core.get)."""
+    return _get_of(None, m, k, default)
+
+
+def _without(xs, ys):
+    """without(xs, ys): the elements of xs not in ys (builtins.core.without)."""
+    return [x for x in xs if x not in ys]

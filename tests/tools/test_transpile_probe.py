@@ -33,12 +33,12 @@ def test_a_different_seed_plays_a_different_game():
 
 def test_an_unsupported_construct_is_named(tmp_path):
     text = tp.rule_file("tic_tac_toe").read_text(encoding="utf-8")
-    changed = text.replace("empty_cells = remove(empty_cells, c)", "empty_cells = without(empty_cells, [c])")
+    changed = text.replace('prompt "Mark a cell (row * 3 + column)"', 'prompt "Mark a cell, {player}"')
     assert changed != text
     path = tmp_path / "game.yaml"
     path.write_text(changed.replace("../../schema", str(ROOT / "schema")), encoding="utf-8")
     Game.load(path)  # a valid rule file, the same game
-    with pytest.raises(NotImplementedError, match="without"):
+    with pytest.raises(NotImplementedError, match="prompt with"):
         tp.transpile(path)
 
 
