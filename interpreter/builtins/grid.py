@@ -373,8 +373,14 @@ def grid_placements(S, zone, piece, max_width=None, max_height=None, blocked=Non
     max_width × max_height. With `fillable`, some max_width × max_height window holding all that
     must keep every empty unblocked cell reachable (through empty unblocked cells) from a piece,
     so that the window can still be filled completely (always true without blocked cells)."""
-    g = _grid(S, zone)
-    shape = S.shape_of(piece)
+    return placements(_grid(S, zone), S.shape_of(piece), max_width, max_height, blocked, links, include, start,
+                      fillable)
+
+
+def placements(g: Any, shape: tuple, max_width: Any = None, max_height: Any = None, blocked: Any = None,
+               links: Any = None, include: Any = None, start: Any = None, fillable: Any = False) -> list:
+    """Plain-Python core of grid_placements (see there): `g` the occupied cells (a dict or set
+    of cells), `shape` the piece's cells as a tuple of tuples."""
     parsed = _placement_args(blocked, links, include, start)
     # a rule asks again for the same tile before the grid changes (the answer reads only which
     # cells are covered); when nothing fixes where pieces are (no blocked, included or linked

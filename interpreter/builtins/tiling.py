@@ -442,9 +442,17 @@ def grid_completable_anchors(S, zone, shapes, shape, anchors, max_width=None, ma
     """grid_completable_anchors(zone, shapes, shape, anchors, max_width=, max_height=, blocked=[], links=[], include=[], paths=true, first=false): the anchors (of `anchors`, in their order) at which a piece of `shape` (its cells relative to the anchor) keeps the grid completable: grid_completable of the same arguments with the piece's cells as `occupied`; with first=true, at most the first such anchor."""
     if max_width is None or max_height is None:
         raise RuleRuntimeError("grid_completable_anchors needs max_width= and max_height=")
-    grid = frozenset(_grid(S, zone))
+    return completable_anchors(_grid(S, zone), shapes, shape, items(S, anchors), max_width, max_height, blocked,
+                               links, include, paths, first)
+
+
+def completable_anchors(occupied: Any, shapes: Any, shape: Any, seq: list, max_width: Any, max_height: Any,
+                        blocked: Any = None, links: Any = None, include: Any = None, paths: Any = True,
+                        first: Any = False) -> list:
+    """Plain-Python core of grid_completable_anchors (see there): `occupied` the occupied cells
+    (a dict or set of cells), `seq` the anchors as a list."""
+    grid = frozenset(occupied)
     offsets = _cells(shape)
-    seq = items(S, anchors)
     if not seq:
         return []
     question = _asked(shapes, int(max_width), int(max_height), blocked, include, links, bool(paths))

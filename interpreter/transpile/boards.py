@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import ast
-from .constants import MISSING, table_constant
+from .table_constants import MISSING, table_constant
 from .piece_kinds import PIECE, VALUE, PieceKindWriter
 
 _GRAPH = {"nodes", "edges", "neighbors", "edge", "reach"}

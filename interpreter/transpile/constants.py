@@ -1,45 +1,65 @@
-"""Table entries named by constants, written as their values: a table never changes during a
-game, so `numbers.steps` or `limits['hand']` is the number itself in the generated program
-(one lookup fewer each time it is read). Only numbers, texts and truth values are folded; lists
-and maps stay reads of the table's module constant (T_<name>), which keeps them one object."""
+"""Expression functions without parameters that read only tables and constants (as the
+engine's codegen.fold_constants finds them) are computed once, when the program is written, and
+written as their value: `duplex_round()` becomes `2`. Found from the written code: it must name
+nothing but tables (T_…), Python's builtins and runtime helpers that read only their
+arguments; what fails to compute is left as written (an error stays where it was, at play)."""
 from __future__ import annotations
 
+import builtins
+from types import CodeType
+from typing import Any
+
 from .. import ast
-from .piece_kinds import PieceKindWriter
+from . import runtime
+from .base import WriterBase
 
-MISSING = object()
-
-
-def table_constant(game, n: ast.Node, env: dict):
-    """The value of `table.key` / `table[key]` with a constant key (a number, a text or a truth
-    value found in the table), or MISSING."""
-    if not (isinstance(n, (ast.Attr, ast.Index)) and isinstance(n.obj, ast.Name) and n.obj.id not in env
-            and n.obj.id in game.tables and n.obj.id not in game.zones and n.obj.id not in game.variables
-            and n.obj.id not in game.counters):
-        return MISSING
-    table = game.tables[n.obj.id]
-    if isinstance(n, ast.Attr):
-        key = n.name
-    elif len(n.keys) == 1 and isinstance(n.keys[0], ast.Const):
-        key = n.keys[0].value
-    else:
-        return MISSING
-    if isinstance(table, dict) and type(key) is str and key in table:
-        value = table[key]
-    elif isinstance(table, list) and type(key) is int and 0 <= key < len(table):
-        value = table[key]
-    else:
-        return MISSING
-    return value if type(value) in (int, str, bool) else MISSING
+_PURE = {"_first", "_last", "_extreme_of", "_extreme", "_get", "_index_of", "_listed", "_mod", "_top_n",
+         "_bottom_n", "_clamp", "_remove", "_argmax"}
+_PLAIN = (int, str, bool, type(None))
 
 
-class ConstantWriter(PieceKindWriter):
-    """Table entries with constant keys, folded (see the module docstring)."""
+class ConstantWriter(WriterBase):
+    """Constant expression functions written as their values (see the module docstring)."""
 
-    def e_Attr(self, n, env):
-        value = table_constant(self.d, n, env)
-        return super().e_Attr(n, env) if value is MISSING else repr(value)
+    def e_Call(self, n, env):
+        code = super().e_Call(n, env)
+        if isinstance(n.func, ast.Name) and n.func.id not in env and not n.args and not n.kwargs:
+            fn = self.d.functions.get(n.func.id)
+            if fn is not None and not fn.params and fn.proc is None:
+                value = self.folded(code)
+                if value is not None:
+                    return value
+        return code
 
-    def e_Index(self, n, env):
-        value = table_constant(self.d, n, env)
-        return super().e_Index(n, env) if value is MISSING else repr(value)
+    def folded(self, code: str) -> str | None:
+        """The code's value as a literal, if it reads only tables and pure helpers; else None."""
+        try:
+            compiled = compile(code, "<constant>", "eval")
+        except SyntaxError:
+            return None
+        names = _global_names(compiled)
+        if not all((name.startswith("T_") and name[2:] in self.d.tables) or name in _PURE
+                   or (hasattr(builtins, name) and not name.startswith("_")) for name in names):
+            return None
+        scope = {f"T_{k}": v for k, v in self.d.tables.items()} | {k: getattr(runtime, k) for k in _PURE}
+        try:
+            value = eval(compiled, scope)
+        except Exception:  # noqa: BLE001 - left as written: the engine reports it when played
+            return None
+        return repr(value) if _literal(value) else None
+
+
+def _global_names(code: CodeType) -> set:
+    out = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, CodeType):
+            out |= _global_names(const) - set(const.co_varnames) - set(const.co_cellvars)
+    return out
+
+
+def _literal(value: Any) -> bool:
+    if type(value) in _PLAIN:
+        return True
+    if type(value) in (list, tuple):
+        return all(_literal(v) for v in value)
+    return False

@@ -13,29 +13,34 @@ from . import runtime
 from .arithmetic import ArithmeticWriter
 from .base import Unsupported
 from .boards import BoardWriter
+from .body_kinds import BodyKindWriter
 from .choices import ChoiceWriter
 from .constants import ConstantWriter
 from .dice import DiceWriter
 from .expressions import ExpressionWriter
 from .families import FamilyWriter
-from .final_state import FinalStateWriter
 from .frames import FrameWriter
 from .listfns import ListFunctionWriter
 from .lists import ListWriter
 from .moves import MoveWriter
 from .plain_looks import PlainLooksWriter
+from .final_state import FinalStateWriter
+from .grids import GridWriter
 from .scoring import ScoringWriter
+from .sequences import SequenceWriter
 from .statements import StatementWriter
-from .valuefns import ValueFunctionWriter
+from .table_constants import TableConstantWriter
+from .value_procs import ValueProcWriter
+
 
 def namespace() -> dict:
     """The globals a generated program starts with: runtime.py's helpers."""
     return {k: v for k, v in vars(runtime).items() if k.startswith("_") and not k.startswith("__")}
 
 
-class ProgramWriter(ConstantWriter, BoardWriter, ValueFunctionWriter, ListFunctionWriter, FamilyWriter, ListWriter,
-                    FrameWriter, MoveWriter, PlainLooksWriter, DiceWriter, ChoiceWriter, ScoringWriter, StatementWriter,
-                    ExpressionWriter, ArithmeticWriter,
+class ProgramWriter(BodyKindWriter, ValueProcWriter, TableConstantWriter, BoardWriter, ListFunctionWriter, FamilyWriter, ListWriter,
+                    FrameWriter, MoveWriter, PlainLooksWriter, DiceWriter, ChoiceWriter, ScoringWriter,
+                    GridWriter, SequenceWriter, ConstantWriter, StatementWriter, ExpressionWriter, ArithmeticWriter,
                     FinalStateWriter):
     """Python source of one game for `n` players, generated from the loaded rule file."""
 
@@ -57,7 +62,7 @@ class ProgramWriter(ConstantWriter, BoardWriter, ValueFunctionWriter, ListFuncti
             out.append(f"T_{name} = {value!r}\n")
         for name, values in self.attrs.items():
             out.append(f"A_{name} = {values!r}\n")
-        out.extend(self.piece_tables() + self.dice_tables() + self.board_tables())
+        out.extend(self.piece_tables() + self.dice_tables() + self.grid_tables() + self.board_tables())
         for comp in sorted({s["kind"] for s in self.lay.static}):
             out.append(f"P_{comp} = {[i for i, s in enumerate(self.lay.static) if s['kind'] == comp]!r}\n")
         out.append(f"_ALIKE = {self.lookalikes()!r}\n_ALIKES = frozenset(_ALIKE)\n")
@@ -81,12 +86,12 @@ class ProgramWriter(ConstantWriter, BoardWriter, ValueFunctionWriter, ListFuncti
         self.ending()
         self.state_export(1)
         body = self.lines
-        lines = body[:mark] + self.nested_functions(1) + body[mark:]
+        lines = body[:mark] + self.nested_functions(1) + self.proc_defs + body[mark:]
         if self.refused:
             raise self.refused[0]
         return "".join(out) + "\n".join(lines) + "\n"
 
-    def expression_functions(self, depth: int) -> list[str]:
+    def nested_functions(self, depth: int) -> list[str]:
         """The lines of the expression functions called with computed arguments (nested in the
         program's function, at `depth`)."""
         self.lines = []
@@ -133,7 +138,7 @@ class ProgramWriter(ConstantWriter, BoardWriter, ValueFunctionWriter, ListFuncti
         for name, table in lay.zone_index.items():
             fam = d.zones.get(name)
             if fam is not None and fam.grid is not None:
-                raise self.unsupported(f"grid zone {name}")
+                self.grid_zone_state(name, table)  # grids.py
             keys = list(table)
             keyed = self.keyed_zones(name, table)  # boards.py: indexed by a board's nodes
             if keyed is not None:

@@ -179,9 +179,12 @@ def _open_options(cands, who, ps):
             key = v
         else:  # one changing attribute (a die's value) as itself: pieces with equal vkey have the same
             ds = dyn[v]
-            x = ds[0][v] if len(ds) == 1 else None
-            if x is None or type(x) is list or type(x) is dict:
-                x = _dyn_look(ds, v)
+            if not ds:  # no changing attribute: _dyn_look's (), without the call
+                x = ()
+            else:
+                x = ds[0][v] if len(ds) == 1 else None
+                if x is None or type(x) is list or type(x) is dict:
+                    x = _dyn_look(ds, v)
             key = (vkey[v], face[v], x, seen[v] if seen is not None else None)
         if key not in keys:
             keys.add(key)
@@ -370,7 +373,6 @@ def _as_piece_list(x):
 # ---------------------------------------------------------------- boards and lists (boards.py, listfns.py)
 from collections import deque as _deque  # noqa: E402
 from ..builtins.core import _SCALARS as _SORT_SCALARS, _sortable  # noqa: E402
-from ..builtins.majority import POLICIES as _POLICIES  # noqa: E402
 
 
 def _reach(adj, edges, start, steps, blocked_node, blocked_edge):
@@ -407,40 +409,6 @@ def _sort_by(xs, f, desc):
     else:
         order = sorted(range(len(seq)), key=lambda i: _sortable(keys[i]), reverse=bool(desc))
     return list(map(seq.__getitem__, order))
-
-
-def _awards_by_place(xs, f, points, policy):
-    """builtins.majority.awards_by_place over plain lists: [[element, amount], …] best first."""
-    if policy not in _POLICIES:
-        raise ValueError(f"unknown tie policy {policy!r}")
-    pts = _listed(points)
-    groups, order = {}, []
-    for x in (xs if type(xs) is list else _listed(xs)):
-        v = f(x)
-        if v is None:
-            continue
-        key = (1, v) if type(v) is int else _sortable(v)
-        if key not in groups:
-            groups[key] = []
-            order.append(key)
-        groups[key].append(x)
-    order.sort(reverse=True)
-    out, place = [], 0
-    for key in order:
-        members = groups[key]
-        k = len(members)
-        if policy == "split_down":
-            share = sum(pts[i] if i < len(pts) else 0 for i in range(place, place + k)) // k
-            if place < len(pts):
-                out.extend([x, share] for x in members)
-            place += k
-        elif policy == "drop" and k > 1:
-            place += k
-        else:
-            if place < len(pts):
-                out.extend([x, pts[place] if 0 <= place < len(pts) else 0] for x in members)
-            place += 1 if policy == "dense" else k
-    return out
 
 
 def _plain_options(cands, who, ps, plain):
@@ -542,3 +510,9 @@ def _get(m, k, default=None):
 def _without(xs, ys):
     """without(xs, ys): the elements of xs not in ys (builtins.core.without)."""
     return [x for x in xs if x not in ys]
+
+
+# ---------------------------------------------------------------- grids (transpile/grids.py)
+from .grid_runtime import (_Cells, _awards, _cell_of, _cells_with, _completable_anchors, _components,  # noqa: E402,F401
+                           _grid_at, _grid_bbox, _grid_bbox_fits, _line_partition, _neighbor_values, _off_grids,
+                           _pass_zones, _place, _placements, _ranking, _tally)

@@ -55,9 +55,9 @@ class StatementWriter(WriterBase):
         t = n.target
         if isinstance(t, ast.Name):
             if t.id in env:
-                self.emit(depth, f"{env[t.id]} {n.op} {value}")
+                self.emit(depth, _rebound(env[t.id], n.op, value))
             elif t.id in self.d.variables and not self.d.variables[t.id].dims:
-                self.emit(depth, f"v_{t.id} {n.op} {value}")
+                self.emit(depth, _rebound(f"v_{t.id}", n.op, value))
             elif t.id in self.d.counters and not self.d.counters[t.id].dims:
                 self.counter_store(f"c_{t.id}", t.id, n.op, value, depth)
             else:
@@ -73,7 +73,7 @@ class StatementWriter(WriterBase):
                 self.counter_store(f"c_{t.obj.id}[{key}]", t.obj.id, n.op, value, depth)
                 return
             if t.obj.id in self.d.variables and len(self.d.variables[t.obj.id].dims) == 1:
-                self.emit(depth, f"v_{t.obj.id}[{key}] {n.op} {value}")
+                self.emit(depth, _rebound(f"v_{t.obj.id}[{key}]", n.op, value))
                 return
         raise self.unsupported("this assignment target", n)
 
@@ -261,3 +261,8 @@ class StatementWriter(WriterBase):
             inner[param] = code
         return inner
 
+
+def _rebound(place: str, op: str, value: str) -> str:
+    """`place op value` as the engine does it: a NEW value bound to the place (`x += [..]` on a
+    list must not change another name holding the same list, as Python's in-place `+=` would)."""
+    return f"{place} = {value}" if op == "=" else f"{place} = {place} {op[0]} ({value})"

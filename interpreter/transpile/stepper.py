@@ -116,6 +116,8 @@ class StepperWriter(ProgramWriter):
             raise self.unsupported(f"pieces with changing attributes ({', '.join(self.mutable)})")
         if self.uses_zone_index:  # boards.py's ZK is keyed by the ids of zone lists a copy replaces
             raise self.unsupported("zone_index in a resumable program")
+        if any(f.grid is not None for f in self.d.zones.values()):  # grids.py's cells are not copied here
+            raise self.unsupported("grid zones in the resumable form")
         final = self.L.procs.get("scoring:final") or []
         if any(map(self.stops, final)):
             raise self.unsupported("a decision in scoring.final")
@@ -155,6 +157,8 @@ class StepperWriter(ProgramWriter):
         self.emit(1, f"st[-1] = ({result[len('return '):]})")
         self.lines[start:] = ["    " + line for line in self.lines[start:]]
         body = _merge_guards(self.lines)
+        if self.proc_defs:  # value_procs.py's functions are written for play() (depth 1)
+            raise self.unsupported("value-giving procedures in the resumable form")
         lines = body[:mark] + self.nested_functions(3) + body[mark:] + ["    return _gen"]
         out.append("\n".join(lines) + "\n\n\n")
         out.append(f"_FRAMES = {[None] + [tuple(self.frames[i]) for i in range(1, self.sites + 1)]!r}\n")

@@ -253,3 +253,18 @@ def test_the_runtimes_sort_and_assignable_answer_as_the_builtins():
     options = {1: [7], 2: [7], 3: [], 4: [8, 9]}
     for xs in ([], [1], [3], [1, 2], [1, 4], [4, 1, 2], [3, 4]):
         assert _assignable(xs, options.get) == assignable(None, xs, options.get), xs
+
+
+def test_adding_to_a_list_leaves_other_names_holding_it(tmp_path):
+    """`b += [..]` binds b to a new list, as the engine's `+=` does: `a`, which held the same
+    list, keeps its length (an in-place `+=` would grow both and take another card)."""
+    turn = TURN + textwrap.dedent("""
+        let a = [1]
+        let b = a
+        b += [2]
+        seen = a
+        if count(a) == 1 and count(bank) > 0:
+          move first(bank) to hand[player]
+        """)
+    path = write(tmp_path, turn)
+    assert differences(path, 2, None, range(15)) == []

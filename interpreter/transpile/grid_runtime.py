@@ -1,0 +1,410 @@
+"""What generated programs call for grid zones (transpile/grids.py): a grid zone is a dict
+cell -> (piece, part) beside its list of pieces, as State.grid keeps it (a _Cells, which also
+keeps its box, the empty cells next to it and its cells as a bit mask, brought up to date by
+each placement); `gpos[piece]` is the dict a piece lies on (None off every grid). The placement
+and look-ahead builtins are the engine's own cores (builtins.grid.placements,
+builtins.tiling.completable_anchors), their answers kept here by the grid's mask (a program
+asks the same questions about the same city shapes over and over); placements without blocked,
+linked or included cells are worked out here. The reads below are builtins.grid's over plain
+lists of attributes."""
+from __future__ import annotations
+
+import marshal as _marshal
+
+from ..builtins.grid import (_components as _grid_components_of, _link_map as _grid_link_map, _cell as _grid_cell,
+                             _adjacent as _grid_adjacent, grid_bbox as _grid_bbox_of, line_partition as _line_partition,
+                             placements as _engine_placements, _bbox_fits as _grid_bbox_fits,
+                             _fillable_filter, _placement_args)
+from ..builtins.majority import awards_by_place as _awards_of, ranking as _ranking_of
+from ..builtins.tiling import completable_anchors as _engine_completable_anchors
+from ..state import check_grid_bounds as _check_grid_bounds
+
+__all__ = ["_line_partition", "_grid_bbox_fits"]
+
+
+class _Cells(dict):
+    """A grid zone's cells -> (piece, part); `box`: the bounding box of its
+    cells [x0, y0, x1, y1]; `reads`: tallies and cells of a value, until it changes; `front`:
+    the empty cells next to a covered one; `mask`: the cells
+    as bits from the box's corner (bit (y - y0) * _STRIDE + x - x0), at `corner` (None: not known)."""
+
+    __slots__ = ("box", "front", "mask", "corner", "reads")
+
+    def __init__(self):
+        super().__init__()
+        self.reads = {}  # grid_tally / grid_cells_with answers until it changes
+        self.box = self.front = self.mask = self.corner = None
+
+
+_STRIDE = 64  # bits per row of a grid's mask
+_SHAPES_AT: dict = {}  # (mask, shape, w, h) -> the placements of the cells at the origin
+_SHAPES_AT_LIMIT = 50000
+_FIXED_AT: dict = {}  # placements by (mask, corner, shape, w, h, fillable, the other arguments' text)
+_ANCHORS_AT: dict = {}  # the same for grid_completable_anchors: the anchors kept, by index
+
+
+def _place(pc, at, shape, g, z, spec, loc, gpos):
+    """`move pc to <grid zone> at (x, y)` (State._move_onto_grid): off where it was, onto g."""
+    at = tuple(at)
+    if gpos[pc] is not None:
+        _off_grid(pc, gpos)
+    loc[pc].remove(pc)
+    ax, ay = at
+    covered = [(ax + dx, ay + dy) for dx, dy in shape]
+    for cell in covered:
+        if cell in g:
+            raise RuntimeError(f"cell {cell} is already occupied")
+    _check_bounds(spec, g, covered)
+    for part, cell in enumerate(covered):
+        g[cell] = (pc, part)
+    if g.reads:
+        g.reads = {}
+    mask = g.mask
+    if mask is not None:
+        x0, y0 = g.corner
+        if g.box[0] == x0 and g.box[1] == y0 and g.box[2] - x0 < _STRIDE:
+            for x, y in covered:
+                mask |= 1 << ((y - y0) * _STRIDE + x - x0)
+            g.mask = mask
+        else:
+            g.mask = None
+    front = g.front
+    if front is not None:
+        for cell in covered:
+            front.discard(cell)
+            x, y = cell
+            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if n not in g:
+                    front.add(n)
+    z.append(pc)
+    loc[pc] = z
+    gpos[pc] = g
+
+
+def _check_bounds(spec, g, covered):
+    """check_grid_bounds with the grid's bounding box kept (g.box), which it brings up to date."""
+    if "width" in spec or "height" in spec or g.box is None:
+        _check_grid_bounds(spec, "grid", g, covered)
+        cells = list(g) + covered
+        xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+        g.box = [min(xs), min(ys), max(xs), max(ys)]
+        return
+    x0, y0, x1, y1 = g.box
+    for x, y in covered:
+        if x < x0:
+            x0 = x
+        if x > x1:
+            x1 = x
+        if y < y0:
+            y0 = y
+        if y > y1:
+            y1 = y
+    mw, mh = spec.get("max_width"), spec.get("max_height")
+    if (mw is not None and x1 - x0 + 1 > mw) or (mh is not None and y1 - y0 + 1 > mh):
+        raise RuntimeError(f"placing at {covered[-1]} would make the grid wider than its bounds")
+    g.box = [x0, y0, x1, y1]
+
+
+def _off_grid(pc, gpos):
+    """Free the cells a piece covers on its grid, if it lies on one (State._off_grid)."""
+    g = gpos[pc]
+    if g is not None:
+        for cell in [c for c, (p, _) in g.items() if p == pc]:
+            del g[cell]
+            g.box = g.front = g.mask = None
+        g.reads = {}
+        gpos[pc] = None
+
+
+def _placements(g, shape, w, h, blocked, links, include, start, fillable):
+    """grid_placements (builtins.grid.placements) on a grid with pieces and a bounded box: kept
+    by the grid's mask, its corner and the other arguments (their marshal text); without
+    blocked, linked or included cells the answer depends only on the cells moved to the origin
+    (as builtins.grid.placements finds too) and is worked out here from the cells next to the
+    pieces (g.front) and the box (g.box), as builtins.grid._placements does."""
+    if not g or w is None or h is None:
+        return _engine_placements(g, shape, w, h, blocked, links, include, start, fillable)
+    if not blocked and not links and not include:
+        return _open_placements(g, shape, w, h)
+    try:
+        args = _marshal.dumps((blocked, links, include, start), 2)
+    except ValueError:  # a value marshal cannot write: asked as it is
+        return _engine_placements(g, shape, w, h, blocked, links, include, start, fillable)
+    mask, x0, y0 = _mask_of(g)
+    key = (mask, x0, y0, shape, w, h, bool(fillable), args)
+    out = _FIXED_AT.get(key)
+    if out is None:
+        if len(_FIXED_AT) >= _SHAPES_AT_LIMIT:
+            _FIXED_AT.clear()
+        out = _FIXED_AT[key] = _open_placements_of(g, shape, w, h, _placement_args(blocked, links, include, start),
+                                                   fillable)
+    return list(out)
+
+
+def _open_placements(g, shape, w, h):
+    """builtins.grid._placements without blocked, linked or included cells, g not empty: the
+    answer depends only on the cells moved to the origin (as builtins.grid.placements finds
+    too), so it is kept by their mask."""
+    mask, x0, y0 = _mask_of(g)
+    key = (mask, shape, w, h)
+    at = _SHAPES_AT.get(key)
+    if at is None:
+        if len(_SHAPES_AT) >= _SHAPES_AT_LIMIT:
+            _SHAPES_AT.clear()
+        at = _SHAPES_AT[key] = [(x - x0, y - y0) for x, y in _open_placements_of(g, shape, w, h)]
+    return [(x + x0, y + y0) for x, y in at]
+
+
+def _mask_of(g):
+    """(g.mask, the corner of g's box): made now if not known. A grid wider than a mask's row
+    gives its cells moved to the corner instead (a frozenset: as exact a key, slower)."""
+    box = g.box
+    if box is None:
+        xs, ys = [c[0] for c in g], [c[1] for c in g]
+        box = g.box = [min(xs), min(ys), max(xs), max(ys)]
+    x0, y0 = box[0], box[1]
+    if box[2] - x0 >= _STRIDE:
+        return frozenset([(x - x0, y - y0) for x, y in g]), x0, y0
+    mask = g.mask
+    if mask is None:
+        mask = 0
+        for x, y in g:
+            mask |= 1 << ((y - y0) * _STRIDE + x - x0)
+        g.mask, g.corner = mask, (x0, y0)
+    return mask, x0, y0
+
+
+def _open_placements_of(g, shape, w, h, parsed=None, fillable=False):
+    """builtins.grid._placements worked out for a grid with pieces and a bounded box, from the
+    empty cells next to its pieces (g.front) and its box (g.box); `parsed`: the blocked cells,
+    link map, link pairs and included cells (grid._placement_args), None for none."""
+    front = g.front
+    if front is None:
+        front = set()
+        for x, y in g:
+            front.update(((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)))
+        front.difference_update(g)
+        g.front = front
+    box = g.box
+    if box is None:
+        xs, ys = [c[0] for c in g], [c[1] for c in g]
+        box = g.box = [min(xs), min(ys), max(xs), max(ys)]
+    bx0, by0, bx1, by1 = box
+    blocked = ()
+    if parsed is not None:
+        blocked, lmap, pairs, include = parsed[:4]
+        targets = set(front)
+        if lmap:
+            for c in g:
+                extra = lmap.get(c)
+                if extra:
+                    targets.update(extra)
+            targets.difference_update(g)
+        if blocked:
+            targets -= blocked
+        front = targets
+        for x, y in include:  # the box holds the included cells too
+            bx0, by0, bx1, by1 = min(bx0, x), min(by0, y), max(bx1, x), max(by1, y)
+    if len(shape) == 1 and shape[0] == (0, 0):
+        lo_x, hi_x, lo_y, hi_y = bx1 - w + 1, bx0 + w - 1, by1 - h + 1, by0 + h - 1
+        out = [c for c in front if lo_x <= c[0] <= hi_x and lo_y <= c[1] <= hi_y]
+    else:
+        sx = [d[0] for d in shape]
+        sy = [d[1] for d in shape]
+        if max(sx) - min(sx) + 1 > w or max(sy) - min(sy) + 1 > h:
+            return []
+        lo_x, hi_x = bx1 - w + 1 - min(sx), bx0 + w - 1 - max(sx)
+        lo_y, hi_y = by1 - h + 1 - min(sy), by0 + h - 1 - max(sy)
+        anchors = set()
+        for tx, ty in front:
+            for dx, dy in shape:
+                ax, ay = tx - dx, ty - dy
+                if lo_x <= ax <= hi_x and lo_y <= ay <= hi_y:
+                    anchors.add((ax, ay))
+        out = []
+        for a in anchors:
+            ax, ay = a
+            for dx, dy in shape:
+                c = (ax + dx, ay + dy)
+                if c in g or c in blocked:
+                    break
+            else:
+                out.append(a)
+    if fillable and blocked and out:
+        out = _fillable_filter(out, shape, frozenset(g), blocked, pairs, (bx0, by0, bx1, by1), w, h)
+    out.sort(key=_row_major)
+    return out
+
+
+def _row_major(c):
+    return (c[1], c[0])
+
+
+def _completable_anchors(g, shapes, shape, anchors, w, h, blocked, links, include, paths, first):
+    """grid_completable_anchors (builtins.tiling.completable_anchors) on a grid with pieces:
+    kept by the grid's mask, its corner (not without blocked, linked or included cells: the
+    answer then depends only on the cells moved to the origin, as tiling's memo _AT finds too)
+    and the other arguments (the anchors kept, by index)."""
+    if not g or not anchors:
+        return _engine_completable_anchors(g, shapes, shape, anchors, w, h, blocked, links, include, paths, first)
+    anywhere = not blocked and not links and not include
+    try:
+        args = _marshal.dumps(shapes if anywhere else (shapes, blocked, links, include), 2)
+    except ValueError:  # a value marshal cannot write: asked as it is
+        return _engine_completable_anchors(g, shapes, shape, anchors, w, h, blocked, links, include, paths, first)
+    mask, x0, y0 = _mask_of(g)
+    if not anywhere:
+        args = (args, x0, y0)
+    key = (mask, args, tuple(shape), tuple([(a[0] - x0, a[1] - y0) for a in anchors]), w, h, bool(paths),
+           bool(first))
+    kept = _ANCHORS_AT.get(key)
+    if kept is None:
+        if len(_ANCHORS_AT) >= _SHAPES_AT_LIMIT:
+            _ANCHORS_AT.clear()
+        out = _engine_completable_anchors(g, shapes, shape, anchors, w, h, blocked, links, include, paths, first)
+        kept = _ANCHORS_AT[key] = _indexes(anchors, out)
+    return [anchors[k] for k in kept]
+
+
+def _off_grids(w, gpos):
+    """_off_grid of one piece (an int) or of each of several."""
+    for pc in ((w,) if type(w) is int else w):
+        if gpos[pc] is not None:
+            _off_grid(pc, gpos)
+
+
+def _indexes(seq, sub):
+    """Where the elements of `sub` (taken from `seq` in its order) stand in `seq`."""
+    out, j = [], 0
+    for k, x in enumerate(seq):
+        if j < len(sub) and sub[j] is x:
+            out.append(k)
+            j += 1
+    return out
+
+
+def _cell_of(g, c, values):
+    """grid_cell_value: the attribute (values: by piece) of the square covering cell c."""
+    hit = g.get(_grid_cell(c))
+    if hit is None:
+        return None
+    v = values[hit[0]]
+    t = type(v)
+    if t is list or t is tuple:
+        return v[hit[1]] if hit[1] < len(v) else None
+    return v
+
+
+def _square_value(hit, values):
+    v = values[hit[0]]
+    t = type(v)
+    if t is list or t is tuple:
+        return v[hit[1]] if hit[1] < len(v) else None
+    return v
+
+
+def _cells_with(g, values, wanted):
+    """grid_cells_with: the sorted cells whose square's value is `wanted` or one of them (kept
+    in g.reads until g changes, by the values' list, which lives as long as the program)."""
+    try:
+        key = ("with", id(values), tuple(wanted) if type(wanted) is list else wanted)
+        kept = g.reads.get(key)
+    except TypeError:  # a value that cannot be a key
+        key = kept = None
+    if kept is not None:
+        return list(kept)
+    out = _cells_with_of(g, values, wanted)
+    if key is not None:
+        g.reads[key] = out
+    return list(out)
+
+
+def _cells_with_of(g, values, wanted):
+    want = set(wanted) if isinstance(wanted, (list, tuple)) else {wanted}
+    out = []
+    for c, (pc, part) in g.items():
+        v = values[pc]
+        t = type(v)
+        if t is list or t is tuple:
+            v = v[part] if part < len(v) else None
+        if v in want:
+            out.append(c)
+    out.sort()
+    return out
+
+
+def _tally(g, values):
+    """grid_tally: value -> how many squares have it (none not counted), in the grid's order
+    (kept in g.reads until g changes)."""
+    key = ("tally", id(values))
+    kept = g.reads.get(key)
+    if kept is None:
+        kept = g.reads[key] = _tally_of(g, values)
+    return dict(kept)
+
+
+def _tally_of(g, values):
+    out: dict = {}
+    for pc, part in g.values():
+        v = values[pc]
+        t = type(v)
+        if t is list or t is tuple:
+            v = v[part] if part < len(v) else None
+        if v is not None:
+            out[v] = out.get(v, 0) + 1
+    return out
+
+
+def _neighbor_values(g, c, values, links):
+    """grid_neighbor_values: the values next to (or linked to) cell c, without repeats (in the
+    order of builtins.grid._adjacent: right, left, down, up, then the linked cells)."""
+    x, y = _grid_cell(c)
+    near = _grid_adjacent((x, y), _grid_link_map(links)) if links else ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+    out = []
+    for n in near:
+        hit = g.get(n)
+        if hit is not None:
+            v = values[hit[0]]
+            t = type(v)
+            if t is list or t is tuple:
+                v = v[hit[1]] if hit[1] < len(v) else None
+            if v is not None and v not in out:
+                out.append(v)
+    return out
+
+
+def _components(cells, links):
+    """grid_components (builtins.grid)."""
+    return _grid_components_of({_grid_cell(c) for c in cells}, _grid_link_map(links))
+
+
+def _grid_at(g, c):
+    """grid_at: the piece covering cell c, or None."""
+    hit = g.get(tuple(c))
+    return None if hit is None else hit[0]
+
+
+def _grid_bbox(cells):
+    return _grid_bbox_of(None, cells)
+
+
+def _ranking(xs, f, policy="share"):
+    """ranking (builtins.majority) over a plain list (a tuple: counted as no work)."""
+    return _ranking_of(None, tuple(xs), f, policy)
+
+
+def _awards(xs, f, points, policy="share"):
+    """awards_by_place (builtins.majority) over plain lists."""
+    return _awards_of(None, tuple(xs), f, tuple(points), policy)
+
+
+def _pass_zones(zones, k, loc):
+    """pass_zones: each player's zone goes to the player k seats on, all at once, in order."""
+    n = len(zones)
+    contents = [list(z) for z in zones]
+    for p in range(n):
+        dest = zones[(p + k) % n]
+        for pc in contents[p]:
+            loc[pc].remove(pc)
+            dest.append(pc)
+            loc[pc] = dest
