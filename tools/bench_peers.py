@@ -173,24 +173,44 @@ def measure(play_one: Any, seconds: float, clock: str) -> float:
     return bench(play_one, seconds, clock)
 
 
-def run_rounds(games: list[str], peers: list[Peer], seconds: float, repeat: int,
-               clock: str = "cpu") -> dict[str, dict[str, Optional[float]]]:
-    """Median games/s over `repeat` round-robin rounds, for every (game, peer)."""
+def sample_rounds(games: list[str], peers: list[Peer], seconds: float, repeat: int,
+                  clock: str = "cpu") -> dict[tuple, list]:
+    """games/s of every (game, peer name) in each of `repeat` round-robin rounds."""
     players = {(g, p.name): p.make(g) for g in games for p in peers}
     samples: dict[tuple, list] = {key: [] for key in players}
     for _ in range(repeat):
         for key, play_one in players.items():
             if play_one is not None:
                 samples[key].append(measure(play_one, seconds, clock))
+    return samples
+
+
+def medians(samples: dict[tuple, list], games: list[str], peers: list[Peer]) -> dict[str, dict[str, Optional[float]]]:
     return {g: {p.name: (statistics.median(samples[(g, p.name)]) if samples[(g, p.name)] else None)
                 for p in peers} for g in games}
 
 
-def _ratio(a: Optional[float], b: Optional[float]) -> str:
-    return "—" if a is None or b is None else f"{a / b:.2f}"
+def run_rounds(games: list[str], peers: list[Peer], seconds: float, repeat: int,
+               clock: str = "cpu") -> dict[str, dict[str, Optional[float]]]:
+    """Median games/s over `repeat` round-robin rounds, for every (game, peer)."""
+    return medians(sample_rounds(games, peers, seconds, repeat, clock), games, peers)
 
 
-def format_table(results: dict, peers: list[Peer]) -> str:
+def _ratio(a: Optional[float], b: Optional[float], per_round: tuple = ((), ())) -> str:
+    """a ÷ b, and with `per_round` (both cells' rates round by round) the range of the rounds'
+    ratios: on a shared machine one median hides how far the rounds spread."""
+    if a is None or b is None:
+        return "—"
+    text = f"{a / b:.2f}"
+    pairs = list(zip(*per_round))
+    if len(pairs) > 1:
+        ratios = [x / y for x, y in pairs]
+        text += f" ({min(ratios):.2f}–{max(ratios):.2f})"
+    return text
+
+
+def format_table(results: dict, peers: list[Peer], samples: dict | None = None) -> str:
+    """Median games/s per cell; ratios of medians, with the per-round range when `samples`."""
     names = [p.name for p in peers]
     ratios = [("rulebook", "openspiel_python"), ("rulebook", "openspiel_cpp"),  # (numerator, denominator)
               ("rulebook_transpiled", "openspiel_python"), ("rulebook_transpiled", "openspiel_cpp")]
@@ -205,7 +225,9 @@ def format_table(results: dict, peers: list[Peer]) -> str:
     rows = []
     for game, row in results.items():
         cells = ["—" if row[n] is None else f"{row[n]:,.0f}" for n in names]
-        cells += [_ratio(row.get(a), row.get(b)) for a, b in ratios]
+        cells += [_ratio(row.get(a), row.get(b),
+                         (samples.get((game, a), ()), samples.get((game, b), ())) if samples else ((), ()))
+                  for a, b in ratios]
         rows.append(f"| {game} | " + " | ".join(cells) + " |")
     return "\n".join([header, rule, *rows])
 
@@ -270,14 +292,17 @@ def main(argv: list[str] | None = None) -> int:
         print("open_spiel is not installed (pip install open_spiel): OpenSpiel columns are empty",
               file=sys.stderr)
     peers = PEERS if args.base is None else [PEERS[0], base_peer(args.base, args.clock), *PEERS[1:]]
-    results = run_rounds(args.games, peers, args.seconds, args.repeat, args.clock)
+    samples = sample_rounds(args.games, peers, args.seconds, args.repeat, args.clock)
+    results = medians(samples, args.games, peers)
     info = machine_info()
     if args.json:
         print(json.dumps({"machine": info, "seconds": args.seconds, "repeat": args.repeat,
-                          "clock": args.clock, "results": results}, indent=2))
+                          "clock": args.clock, "results": results,
+                          "rounds": {f"{g} {name}": rates for (g, name), rates in samples.items()}}, indent=2))
     else:
-        print(f"# {info} — {args.seconds:g} s of {args.clock} time per cell, median of {args.repeat} rounds")
-        print(format_table(results, peers))
+        print(f"# {info} — {args.seconds:g} s of {args.clock} time per cell, median of {args.repeat} rounds "
+              "(ratios: of the medians, and in brackets the range of the rounds' ratios)")
+        print(format_table(results, peers, samples))
     return 0
 
 

@@ -41,11 +41,15 @@ class Determinizer:
         """A fresh world, logging off."""
         world = self._rewound(rng) if self.block else None
         if world is None:
-            if self._here is None:
-                self._here = Resampler(self.state, self.player)
-            world = self._here.sample(rng)[0]
+            world = self.resampler().sample(rng)[0]
         world.logging = False
         return world
+
+    def resampler(self) -> Resampler:
+        """The Resampler of the state itself (made once; shared with agents/transpiled.py)."""
+        if self._here is None:
+            self._here = Resampler(self.state, self.player)
+        return self._here
 
     def _rewound(self, rng: random.Random) -> Any | None:
         steps = self.block[1]
@@ -89,6 +93,10 @@ class WorldFailures:
             self._failed += 1
             self.count += 1
             self._last = exc
+
+    def passed(self) -> None:
+        """An iteration that succeeded outside `guard` (played on the generated program)."""
+        self._tried += 1
 
     def check(self) -> None:
         """End of a decision: raise if nothing succeeded; reset."""

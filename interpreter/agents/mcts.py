@@ -8,6 +8,11 @@ with the evaluation. The parts are small classes, so strategies compose:
               evaluate=Evaluation())
 
 Cheap and robust with hidden information and simultaneous choices; `ismcts` grows a tree.
+
+With `transpiled` (the default) the iterations run on the rule file's resumable generated
+program where it covers the configuration and plays the engine's iterations exactly
+(transpiled.py: same worlds, same draws, same scores, so the same move); elsewhere, and for any
+iteration it fails, on the engine. `transpiled=False` always uses the engine.
 """
 from __future__ import annotations
 
@@ -20,6 +25,10 @@ from .determinize import Determinizer, WorldFailures
 from .evaluation import Evaluation
 from .playout import RandomPlayout
 from .selection import Stats, Ucb1
+from .transpiled import StepperIterations
+
+
+GIVE_UP = 5  # iterations of one decision the generated program fails, none passed: the engine plays on
 
 
 @dataclass
@@ -29,12 +38,15 @@ class MctsAgent:
     select: Any = field(default_factory=Ucb1)
     playout: Any = field(default_factory=RandomPlayout)
     evaluate: Any = field(default_factory=Evaluation)
+    transpiled: bool = True
 
     def __post_init__(self):
         if isinstance(self.budget, int):
             self.budget = Budget(iterations=self.budget)
         self.rng = random.Random(self.seed)
         self.iterations_done = 0  # over all decisions (for benchmarks)
+        self.on_stepper = 0  # of those, played on the generated program (transpiled.py)
+        self.replayed = 0  # iterations the generated program failed, played again by the engine
         self.failures = WorldFailures()
 
     def choose(self, state: Any, player: int) -> int:
@@ -43,7 +55,16 @@ class MctsAgent:
             return 0
         stats = [Stats() for _ in range(n)]
         worlds = Determinizer(state, player)
+        fast = StepperIterations.prepare(worlds, self.playout, self.evaluate) if self.transpiled else None
+        passed = failed = 0
         for _ in self.budget.ticks():
+            if fast is not None:
+                if self._on_stepper(fast, stats, player):
+                    passed += 1
+                    continue
+                failed += 1
+                if failed >= GIVE_UP and not passed:  # it fails them all: the engine's from here
+                    fast = None
             with self.failures.guard():
                 world = worlds.sample(self.rng)
                 i = self.select.pick(stats, self.rng)
@@ -53,4 +74,22 @@ class MctsAgent:
                 stats[i].total += self.evaluate.value(world, player)
                 self.iterations_done += 1
         self.failures.check()
+        self.last_stats = stats  # the root's statistics of the last decision (tests, tools)
         return max(range(n), key=lambda i: (stats[i].mean, stats[i].visits))
+
+    def _on_stepper(self, fast: StepperIterations, stats: list, player: int) -> bool:
+        """One iteration on the generated program; False (the generator's state put back, for
+        the engine to play the same iteration) if the program fails it."""
+        saved = self.rng.getstate()
+        try:
+            i, result = fast.run(stats, self.select, self.rng)
+        except Exception:  # noqa: BLE001 - the engine plays this iteration, from the same draws
+            self.rng.setstate(saved)
+            self.replayed += 1
+            return False
+        stats[i].visits += 1
+        stats[i].total += self.evaluate.value(fast.ended(result), player)
+        self.iterations_done += 1
+        self.on_stepper += 1
+        self.failures.passed()
+        return True

@@ -6,7 +6,8 @@
     the evaluation), c=X (UCB exploration), playout=random|greedy (greedy: epsilon-greedy on
     the evaluation), eps=X (the random share of greedy playouts), samples=N (greedy: worlds per
     decision), reuse=no (ismcts: no tree reuse), ucb=plain|tuned (ismcts: UCB1 or UCB1-Tuned),
-    secret=no (ismcts: others' secret picks as named moves)
+    secret=no (ismcts: others' secret picks as named moves), generated=no (mcts: iterations on the
+    engine only, never on the resumable generated program: agents/transpiled.py)
 
 A list gives one agent per seat: `ismcts:2s,depth=20,random` is two agents, the first with a
 setting. One agent alone plays every seat.
@@ -23,9 +24,9 @@ from .budget import Budget
 KINDS = ("random", "first", "last", "human", "greedy", "mcts", "ismcts")
 SETTINGS = {"depth": ("mcts", "ismcts"), "c": ("mcts", "ismcts"), "playout": ("mcts", "ismcts"),
             "eps": ("mcts", "ismcts"), "samples": ("greedy",), "reuse": ("ismcts",),
-            "ucb": ("ismcts",), "secret": ("ismcts",)}
+            "ucb": ("ismcts",), "secret": ("ismcts",), "generated": ("mcts",)}
 CHOICES = {"playout": ("random", "greedy"), "ucb": ("plain", "tuned")}
-YES_NO = ("reuse", "secret")
+YES_NO = ("reuse", "secret", "generated")
 DEFAULT_BUDGET = Budget(iterations=200)
 ISMCTS_UCB = "tuned"
 # UCB1-Tuned's exploration constant (Auer et al.'s 1). c = 2 looked better on 40 tuning seeds but
@@ -33,7 +34,7 @@ ISMCTS_UCB = "tuned"
 ISMCTS_TUNED_C = 1.0
 KINDS_HELP = ("random, first, last, human, greedy, mcts[:N|:Ts], ismcts[:N|:Ts] "
               "(settings after an agent: depth=N, c=X, playout=random|greedy, eps=X, samples=N, "
-              "reuse=no, ucb=plain|tuned, secret=no)")
+              "reuse=no, ucb=plain|tuned, secret=no, generated=no)")
 
 
 @dataclass
@@ -81,7 +82,8 @@ class AgentSpec:
         budget = self.budget or DEFAULT_BUDGET
         if self.kind == "mcts":
             from .mcts import MctsAgent
-            return MctsAgent(budget, agent_seed, select=Ucb1(get("c", 1.4)), playout=playout)
+            return MctsAgent(budget, agent_seed, select=Ucb1(get("c", 1.4)), playout=playout,
+                             transpiled=get("generated", True))
         from .ismcts import IsmctsAgent
         tuned = get("ucb", ISMCTS_UCB) == "tuned"
         select = Ucb1Tuned(get("c", ISMCTS_TUNED_C)) if tuned else Ucb1(get("c", 0.7))

@@ -12,8 +12,9 @@ the engine seeds it, so with the same seed and the same agent draws it plays the
 
 What the generator does not cover it refuses by name (`Unsupported`), and such a game runs in
 the engine. The engine stays the reference, and the only form that can stop at a decision
-(saving, cloning, views, humans, searches from a mid-game state). stepper.py, a probe, writes a
-second form that stops at each decision and can be cloned there (see its docstring).
+(saving, cloning, views, humans, searches from a mid-game state). stepper.py writes a second
+form that stops at each decision and can be cloned there (see its docstring); flat MCTS plays
+its iterations there where they are the engine's exactly (worlds.py, agents/transpiled.py).
 `rulebook simulate` plays whole games with generated programs where that changes nothing but
 the speed (fastrun.py; interpreter/lab/execution.py decides)."""
 from __future__ import annotations
@@ -25,7 +26,7 @@ from .base import Unsupported
 from .program import ProgramWriter, namespace
 from .rulefile import RuleFile
 
-__all__ = ["RuleFile", "Unsupported", "transpile", "load_program"]
+__all__ = ["RuleFile", "Unsupported", "transpile", "load_program", "program_of"]
 
 
 def transpile(rules: str | Path | RuleFile, players: int = 2, options: dict | None = None,
@@ -40,7 +41,11 @@ def load_program(rules: str | Path | RuleFile, players: int = 2, options: dict |
     """The generated program's ``play(seed, agents) -> (returns, history, winners, rounds, reason)``
     (raises Unsupported)."""
     source = transpile(rules, players, options, variants)
-    path = rules.path if isinstance(rules, RuleFile) else str(rules)
+    return program_of(source, rules.path if isinstance(rules, RuleFile) else str(rules))
+
+
+def program_of(source: str, path: str | Path) -> Callable:
+    """The ``play`` of a generated program's source (written for the rule file at `path`)."""
     names = namespace()
     exec(compile(source, f"<transpiled {path}>", "exec"), names)
     return names["play"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from . import load_program
+from . import RuleFile, program_of, sourcecache, transpile
 from .base import Unsupported
 
 BASIC_KINDS = ("random", "first", "last")
@@ -47,13 +47,21 @@ def program(file: str | Path, variants: Iterable[str | Path], players: int, opti
     hit = _PROGRAMS.get(key)
     if hit is None:
         try:
-            hit = load_program(file, players, dict(options), list(variants))
+            hit = program_of(_source(file, list(variants), players, dict(options)), file)
         except Unsupported as exc:
             hit = exc
         _PROGRAMS[key] = hit
     if isinstance(hit, Unsupported):
         raise hit
     return hit
+
+
+def _source(file: str | Path, variants: list, players: int, options: dict) -> str:
+    """The configuration's program source, generated or kept on disk (sourcecache.py)."""
+    def generate() -> tuple[str, list[str]]:
+        rule_file = RuleFile(file, variants)
+        return transpile(rule_file, players, options), list(rule_file.game.files)
+    return sourcecache.source(file, variants, players, options, generate)
 
 
 def forget() -> None:

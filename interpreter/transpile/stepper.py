@@ -1,4 +1,5 @@
-"""A generated program that STOPS at each decision and can be cloned there (issue 12, a probe).
+"""A generated program that STOPS at each decision and can be cloned there (issue 12; flat MCTS
+plays its iterations on it: worlds.py, agents/transpiled.py).
 
 program.py writes ``play(seed, agents)``: a whole game, the agents called inline, nothing
 suspends. This writer turns the same rule file into a resumable program with a forward-model
@@ -36,8 +37,17 @@ also start in the middle:
   (``_plain``: the frame's names per site in ``_FRAMES``, read from ``gi_frame.f_locals``) and
   drop it; the next ``apply`` of that list starts a new generator.
 
-What the straight writer covers minus what cannot stop: choices of several items (generated as
-a raise, as program.py does), optional choices and `where` (refused), a decision inside the
+A choice of several is a loop of single picks (choices.py's `several`), each pick a stop.
+
+For searches that start from an engine state (worlds.py): ``zones(st)`` lists every zone's list
+in the order of ``ZONE_KEYS`` (the engine's zone keys), ``export(st)`` gives the Rng state,
+zones, counters and variables keyed as final_state.py's export (compare.state_difference reads
+it), ``RNG`` and ``LOC`` are the slots of the Rng and of ``loc`` (piece -> its zone's list),
+``SLOTS`` every object's slot by its name (``M_value``: the dice's values, …).
+
+What the straight writer covers minus what cannot stop: an optional perform and `where` on a
+perform (refused), a choice of several inside a simultaneous block (refused: the engine asks
+such blocks' picks in an order that depends on who drives the game), a decision inside the
 `scoring.final` block (refused).
 """
 from __future__ import annotations
@@ -47,6 +57,8 @@ from typing import Any, Callable, Iterable
 
 from .. import ast
 from . import stepper_runtime
+from .base import Unsupported
+from .piece_kinds import element
 from .program import ProgramWriter, namespace
 from .rulefile import RuleFile
 
@@ -65,6 +77,7 @@ class StepperWriter(ProgramWriter):
         self._stops: dict[int, bool] = {}
         self.exclusive_next = True  # the next block is entered only when pc is 0 or inside it
         self.frames: dict[int, list] = {}  # each decision site's live locals
+        self.rule_names: dict[str, str] = {}  # a live local -> the rule file's name it holds
         self.sole = False  # the statement being written is the last decision of such a block
 
     def fresh(self, stem: str) -> str:
@@ -93,7 +106,7 @@ class StepperWriter(ProgramWriter):
 
     def _can_stop(self, n: Any) -> bool:
         if isinstance(n, ast.Choose):
-            return n.count == "one"
+            return True
         if isinstance(n, ast.Perform):
             return True
         if isinstance(n, ast.If):
@@ -112,23 +125,50 @@ class StepperWriter(ProgramWriter):
 
     # ------------------------------------------------------------------ the program
     def source(self) -> str:
-        if self.mutable:  # their lists (dice.py) are not among the state's objects a copy copies
-            raise self.unsupported(f"pieces with changing attributes ({', '.join(self.mutable)})")
-        if self.uses_zone_index:  # boards.py's ZK is keyed by the ids of zone lists a copy replaces
-            raise self.unsupported("zone_index in a resumable program")
+        """The program; written again keeping the looks of pieces if a choice reads them (as
+        ProgramWriter.source)."""
+        self.looks_wanted = True
+        try:
+            return self._stepper_source()
+        except Unsupported as e:
+            if self.looks or "looks are not kept" not in e.what:
+                raise
+        return type(self)(self.L, self.n, self.options, looks=True)._stepper_source()
+
+    def piece_state(self) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+        """looks.py's per-game piece lists as (name, code): (the lists, among the state's
+        objects, which a copy copies; ZI and PS, made from the zone lists, made again for each
+        copy's lists)."""
+        lines, self.lines = self.lines, []
+        self.piece_state_init()
+        made, self.lines = self.lines, lines
+        pairs = [tuple(line.strip().split(" = ", 1)) for line in made]
+        return [p for p in pairs if p[0] not in ("ZI", "PS")], [p for p in pairs if p[0] in ("ZI", "PS")]
+
+    def _stepper_source(self) -> str:
         if any(f.grid is not None for f in self.d.zones.values()):  # grids.py's cells are not copied here
             raise self.unsupported("grid zones in the resumable form")
+        if self.uses_zone_index:  # boards.py's ZK is keyed by the ids of zone lists a copy replaces
+            raise self.unsupported("zone_index in a resumable program")
         final = self.L.procs.get("scoring:final") or []
         if any(map(self.stops, final)):
             raise self.unsupported("a decision in scoring.final")
         out = self.header()
+        pieces, derived = self.piece_state()
         scalars, objects = self.state_names()
+        objects += [name for name, _ in pieces]
         self.scalars, self.objects = scalars, objects
         run = FRAME + 1 + len(scalars)
         self.lines = []
         self.emit(0, f"def _game({', '.join(objects)}):")
+        if derived:  # a copy's: made from its lists (a new game makes them in _gen)
+            self.emit(1, "if loc is not None:")
+            for name, code in derived:
+                self.emit(2, f"{name} = {code}")
+            self.emit(1, "else:")
+            self.emit(2, f"{' = '.join(name for name, _ in derived)} = None")
         self.emit(1, "def _gen(st, ans, _agents=None):")
-        self.emit(2, f"nonlocal {', '.join(objects)}")
+        self.emit(2, f"nonlocal {', '.join(objects + [name for name, _ in derived])}")
         self.emit(2, f"({', '.join(['pc', '_seat', '_options', 'frame'] + scalars)},) = st[:{run}]")
         self.emit(2, "if pc:")
         self.emit(3, "if pc < 0:")
@@ -143,6 +183,8 @@ class StepperWriter(ProgramWriter):
         self.emit(4, "_steps = 0")
         start = len(self.lines)
         self.state_init()
+        for name, code in pieces + derived:
+            self.emit(1, f"{name} = {code}")
         self.lines[start:] = ["            " + line for line in self.lines[start:]]
         self.emit(4, f"st[{run + 1}:{run + 1 + len(objects)}] = [{', '.join(objects)}]")
         mark = len(self.lines)
@@ -162,9 +204,37 @@ class StepperWriter(ProgramWriter):
         lines = body[:mark] + self.nested_functions(3) + body[mark:] + ["    return _gen"]
         out.append("\n".join(lines) + "\n\n\n")
         out.append(f"_FRAMES = {[None] + [tuple(self.frames[i]) for i in range(1, self.sites + 1)]!r}\n")
+        named = [tuple(self.rule_names.get(v) for v in self.frames[i]) for i in range(1, self.sites + 1)]
+        out.append(f"_FRAME_RULE_NAMES = {[None] + named!r}  # None: the program's own\n")
         out.append(f"_SCALARS = {tuple(scalars)!r}\n")
+        if self.refused:
+            raise self.refused[0]
         out.append(self.api(run, objects))
+        out.append(self.exports(run, objects))
         return "".join(out)
+
+    def exports(self, run: int, objects: list) -> str:
+        """``ZONE_KEYS``, ``zones(st)``, ``export(st)`` and ``RNG`` (see the module's docstring),
+        written with final_state.py's entries (a family it does not know is left out)."""
+        zones = [item for _, items in self._zone_entries() for item in items]
+        first = FRAME + 1
+        lines = [f"ZONE_KEYS = {[str(key) for key, _ in zones]!r}",
+                 f"SLOTS = {dict((name, i) for i, name in enumerate(objects, run + 1))!r}",
+                 f"RNG, LOC = {run + 1 + objects.index('rng')}, {run + 1 + objects.index('loc')}", "", "",
+                 "def zones(st):", f"    ({', '.join(objects)},) = st[{run + 1}:{run + 1 + len(objects)}]",
+                 f"    return [{', '.join(code for _, code in zones)}]", "", "",
+                 "def export(st):", "    st = _plain(st)",
+                 f"    ({', '.join(self.scalars)},) = st[{first}:{run}]",
+                 f"    ({', '.join(objects)},) = st[{run + 1}:{run + 1 + len(objects)}]",
+                 "    state = {'rng': rng.state}"]
+        for section, entries in (("zones", self._zone_entries()), ("counters", self._slot_entries(True)),
+                                 ("vars", self._slot_entries(False))):
+            lines.append(f"    state['{section}'] = _section = {{}}")
+            for _, items in entries:
+                lines += ["    try:", f"        _section.update({{{', '.join(f'{str(k)!r}: {v}' for k, v in items)}}})",
+                          "    except Exception:  # a form this export does not know: not compared",
+                          "        pass"]
+        return "\n".join(lines + ["    return state", ""])
 
     def api(self, run: int, objects: list) -> str:
         """new/apply/rollout/clone and the slots' indices (RUN: the game's generator function,
@@ -205,6 +275,8 @@ class StepperWriter(ProgramWriter):
                   if name == "frame" or name.startswith("v_")]
         lines += [f"    new[{i}] = st[{i}][:]" if name.startswith("c_") else f"    new[{i}] = _copy(st[{i}], memo)"
                   for name, i in slot.items() if name.startswith(("c_", "v_"))]
+        lines += [f"    new[{i}] = _copy(st[{i}], memo)" for name, i in slot.items()
+                  if name in ("FACE", "SEEN") or name.startswith(("M_", "D_"))]
         lines += [f"    new[{slot['history']}] = list(st[{slot['history']}])",
                   f"    new[{slot['rng']}] = st[{slot['rng']}].copy()",
                   f"    new[{run}] = _game(*new[{run + 1}:{run + 1 + len(objects)}])", "    return new", ""]
@@ -250,6 +322,7 @@ class StepperWriter(ProgramWriter):
     def live(self, env: dict, *more: str) -> list[str]:
         """The locals a decision must keep: those in scope here and around the inlined bodies."""
         names = [v for v in env.values() if v in self.made]
+        self.rule_names.update((v, k) for k, v in env.items() if v in self.made and not k.startswith("\0"))
         names += [v for level in self.outer for v in level]
         names += [v for v in more if v in self.made]
         return list(dict.fromkeys(names))
@@ -308,21 +381,78 @@ class StepperWriter(ProgramWriter):
         self.emit(depth, f"history.append([{who}, ans])")
 
     def s_Choose(self, n, env, depth, chooser):
-        if not self.stops(n):  # a choice of several (choices.py asks the agents inline): a raise here
-            env[n.var] = var = self.fresh(n.var)
-            self.emit(depth, f"raise NotImplementedError('transpile: the choice of several {n.var} at {n.pos}')")
-            self.emit(depth, f"{var} = None")
-            return
-        if n.optional or n.where is not None:
-            raise self.unsupported("an optional choice or one with `where`", n)
+        """As looks.py's: the options made by `offer` for the chooser chooser_of names (the
+        engine's options among pieces that may look alike), the chosen name keeping the kind
+        of what it was chosen from."""
+        self.plain_prompt(n)
+        kind = self.rely(n.source, env)
+        outer, self.offering = self.offering, [kind, n, None]
+        try:
+            if n.count != "one":
+                self.several_stops(n, env, depth, chooser)
+            else:
+                self.choose_one_stops(n, env, depth, chooser)
+        finally:
+            self.offering = outer
+        self.bind_kind(env[n.var], element(kind) if n.count == "one" else kind)
+
+    def choose_one_stops(self, n: ast.Choose, env: dict, depth: int, chooser: Any) -> None:
+        """A choice of one item: a stop (as choices.py's choose_general: `where` filters the
+        candidates; an optional choice is asked even with nothing to pick, its `pass` gives none)."""
         self.emit(depth, "if not pc:")
+        source = self.expr(n.source, env) if n.where is None else self.candidates(n, env, depth + 1)
         who = self.chooser_of(n.by, env, depth + 1, chooser, n)
         options = self.fresh("options")
-        self.emit(depth + 1, f"{options} = list(dict.fromkeys({self.expr(n.source, env)}))")
+        self.offer(options, source, depth + 1)  # choices.py/looks.py: the engine's options
+        if n.optional:
+            self.emit(depth + 1, f"{options}.append(_PASS)")
         site, frame = self.suspend(who, options, env, depth + 1)
         self.resume(site, frame, who, depth + 1)
         env[n.var] = var = self.fresh(n.var)
         self.emit(depth + 1, f"{var} = {options}[ans]")
+        if n.optional:
+            self.emit(depth + 1, f"if {var} == _PASS:")
+            self.emit(depth + 2, f"{var} = None")
+
+    def several_stops(self, n: ast.Choose, env: dict, depth: int, chooser: Any) -> None:
+        """A choice of several as choices.py's `several` writes it (one pick per decision, `done`
+        once enough are picked), each pick a stop: the candidates, bounds and picks so far are
+        live locals."""
+        if self.sequential_block:
+            raise self.unsupported("a choice of several in a simultaneous block played block by block", n)
+        sole = self.sole
+        self.emit(depth, "if not pc:")
+        cands = self.candidates(n, env, depth + 1)
+        low, high = self.choice_bounds(n, env, depth + 1)
+        who = self.chooser_of(n.by, env, depth + 1, chooser, n)
+        env[n.var] = var = self.fresh(n.var)
+        size, options, value = self.fresh("n"), self.fresh("options"), self.fresh("v")
+        self.emit(depth + 1, f"{size} = len({cands})")
+        if n.count != "exact":
+            self.emit(depth + 1, f"if {high} is None or {high} > {size}:")
+            self.emit(depth + 2, f"{high} = {size}")
+        self.emit(depth + 1, f"{var} = []")
+        if not n.optional:
+            self.emit(depth + 1, f"if {size} < {low}:")
+            self.emit(depth + 2, f"raise RuntimeError('{n.var}: fewer candidates than must be chosen')")
+        inner = dict(env)
+        for name in (cands, low, high, size):
+            inner["\0" + name] = name  # live, under keys no rule name can have
+        mark = self.placeholder(depth)
+        self.emit(depth + 1, "if not pc:")
+        self.offer(options, cands, depth + 2)
+        self.emit(depth + 2, f"if {'True' if n.optional else f'len({var}) >= {low}'}:")
+        self.emit(depth + 3, f"{options}.append(_DONE)")
+        site, frame = self.suspend(who, options, inner, depth + 2)
+        self.resume(site, frame, who, depth + 2)
+        self.emit(depth + 2, f"{value} = {options}[ans]")
+        self.emit(depth + 2, f"if {value} == _DONE or {value} == _PASS:")
+        self.emit(depth + 3, "break")
+        self.emit(depth + 2, f"{var}.append({value})")
+        self.emit(depth + 2, f"{cands}.remove({value})")
+        self.emit(depth + 2, f"if len({var}) >= {high} or not {cands}:")
+        self.emit(depth + 3, "break")
+        self.fill(mark, "while", "True" if n.optional else f"not ({high} <= 0 or {size} == 0)", sole)
 
     def s_Perform(self, n, env, depth, chooser):
         if n.optional or n.where is not None:
@@ -377,7 +507,7 @@ class StepperWriter(ProgramWriter):
         self.fill(mark, "while", test, sole)
 
     def loop(self, seq_code: str, var_name: str, body: list, env: dict, depth: int, chooser: Any,
-             var_chooses: bool = False) -> None:
+             var_chooses: bool = False, kind: Any = None) -> None:
         """`for var in seq` with decisions inside: the list and the position are live locals."""
         seq, k, sole = self.fresh("seq"), self.fresh("k"), self.sole
         self.emit(depth, "if not pc:")
@@ -388,6 +518,7 @@ class StepperWriter(ProgramWriter):
         mark = self.placeholder(depth)
         inner = dict(env)
         inner[var_name] = var = self.fresh(var_name)
+        self.bind_kind(var, kind)  # what the elements are (piece_kinds.py), for looks
         inner["\0" + seq], inner["\0" + k] = seq, k  # live, under keys no rule name can have
         self.emit(depth + 1, "if not pc:")
         self.emit(depth + 2, f"{var} = {seq}[{k}]")
@@ -398,14 +529,18 @@ class StepperWriter(ProgramWriter):
     def s_For(self, n, env, depth, chooser):
         if not self.stops(n):
             return super().s_For(n, env, depth, chooser)
-        seq = self.expr(n.iter, env)
-        self.loop(f"list({seq})" if self.is_zone(n.iter, env) else seq, n.var, n.body, env, depth, chooser)
+        seq, kind = self.expr(n.iter, env), element(self.kind(n.iter, env))
+        self.loop(f"list({seq})" if self.is_zone(n.iter, env) else seq, n.var, n.body, env, depth, chooser,
+                  kind=kind)
 
     def s_Simultaneous(self, n, env, depth, chooser):
         if not self.stops(n):
             return super().s_Simultaneous(n, env, depth, chooser)
         # as program.py: each chooser in seat order, the loop variable choosing
-        self.loop(f"sorted({self.expr(n.iter, env)})", n.var, n.body, env, depth, chooser, True)
+        self.sequential_block = True
+        self.loop(f"sorted({self.expr(n.iter, env)})", n.var, n.body, env, depth, chooser, True,
+                  element(self.kind(n.iter, env)))
+        self.sequential_block = False
 
     def s_Repeat(self, n, env, depth, chooser):
         if not self.stops(n):
@@ -520,6 +655,14 @@ class Stepper:
         self.clone: Callable[[list], list] = names["clone"]
         self.plain: Callable[[list], list] = names["_plain"]  # the whole state in the list
         self.result_slot, self.history_slot = names["RESULT"], names["HISTORY"]
+        self.rng_slot, self.loc_slot = names["RNG"], names["LOC"]
+        self.slots: dict[str, int] = names["SLOTS"]  # the state's objects by name (zones, M_value, …)
+        self.zone_keys: list[str] = names["ZONE_KEYS"]  # the engine's keys of zones(st)'s lists
+        self.zones: Callable[[list], list] = names["zones"]  # every zone's list, by zone_keys
+        self.export: Callable[[list], dict] = names["export"]  # as final_state.py's export
+        self.frames: list = names["_FRAMES"]  # per decision site, the names of its live locals
+        self.frame_rule_names: list = names["_FRAME_RULE_NAMES"]  # ... the rule file's names they hold
+        self.scalars: tuple = names["_SCALARS"]  # the names of st[FRAME + 1:], in order
         self.source = names.get("__source__", "")
 
     @staticmethod

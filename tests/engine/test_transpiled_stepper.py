@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.game import Game
+from interpreter.options import DONE, PASS
 from interpreter.rng import Rng
 from interpreter.threads import waiting
 from interpreter.transpile import Unsupported
@@ -17,7 +18,8 @@ from interpreter.transpile.compare import Trace, agent_seed, engine_trace, first
 from interpreter.transpile.stepper import load_stepper, stepper_source
 
 ROOT = Path(__file__).resolve().parents[2]
-CONFIGS = [("tic_tac_toe", 2, None), ("kuhn_poker", 2, None), ("chicago_poker", 4, {"no_special_cards": True})]
+CONFIGS = [("tic_tac_toe", 2, None), ("kuhn_poker", 2, None), ("chicago_poker", 4, {"no_special_cards": True}),
+           ("chicago_poker", 4, None)]
 
 
 def rules(name: str) -> str:
@@ -28,7 +30,7 @@ _LOADED: dict = {}
 
 
 def loaded(name: str, players: int, options: dict | None):
-    key = (name, players)
+    key = (name, players, repr(options))
     if key not in _LOADED:
         _LOADED[key] = (Game.load(rules(name)), load_stepper(rules(name), players, options))
     return _LOADED[key]
@@ -65,9 +67,10 @@ def test_whole_games_through_apply_are_the_engines_200(name, players, options):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("options", [{"no_special_cards": True}, None])
 @pytest.mark.parametrize("players", [2, 3, 5, 6])
-def test_chicago_poker_at_other_player_counts(players):
-    whole_games("chicago_poker", players, {"no_special_cards": True}, range(30))
+def test_chicago_poker_at_other_player_counts(players, options):
+    whole_games("chicago_poker", players, options, range(30))
 
 
 # ------------------------------------------------------------------ copies
@@ -331,9 +334,105 @@ scoring:
             assert offered == engine and m.returns(st) == S.returns()
 
 
-def test_an_optional_choice_is_refused_by_name(tmp_path):
+def test_an_optional_perform_is_refused_by_name(tmp_path):
     path = tmp_path / "game.yaml"
-    path.write_text(GAME.replace("choose k from small by p", "choose k from small by p optional"), encoding="utf-8")
+    text = GAME.replace("flow:", "actions:\n  rest:\n    do: \"spent += 1\"\nflow:", 1)
+    text = text.replace("        choose w from [3, 4]\n", "        perform rest by player optional\n        choose w from [3, 4]\n")
+    path.write_text(text, encoding="utf-8")
     Game.load(path)
-    with pytest.raises(Unsupported, match="optional"):
+    with pytest.raises(Unsupported, match="optional perform"):
+        stepper_source(path, 2)
+
+
+SEVERAL = """
+game:
+  id: several
+  name: Several
+  version: 1
+  players: {min: 2, max: 3}
+  description: Choices of several items, each pick a decision.
+tables:
+  numbers: [1, 1, 2, 3, 5]
+components:
+  card:
+    kind: card
+    start: deck
+    items:
+%s
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {per: [player], visibility: owner}
+  pile: {ordered: true}
+counters:
+  points: {per: [player], initial: 0}
+functions:
+  room:
+    params: [p]
+    expr: "count(hand[p]) %% 3"
+setup:
+  - id: deal
+    do: |
+      shuffle deck
+      deal 3 from deck to hand
+flow:
+  rounds: 3
+  phases:
+    - id: play
+      turns: seat
+      turn: |
+        choose 2 xs from numbers
+        points[player] += sum(xs) %% 3 + max(xs)
+        choose up to 2 cs from hand[player]
+        move cs to pile
+        choose 0 to (room(player)) ys from hand[player]
+        move ys to pile
+        choose (count(pile) // 4) ws from pile by player
+        points[player] -= count(ws)
+        choose 1 to 2 vs from hand[player] where vs.value > 4 optional
+        move vs to pile
+        choose z from pile where z.value > 3 optional
+        if z != none:
+          move z to hand[player]
+          points[player] += z.value // 3
+        choose q from [] optional
+        choose t from players where t != player
+        points[t] += 1
+        draw 1 from deck to hand[player]
+scoring:
+  score: "points[player]"
+""" % "\n".join(f"      - {{id: c{v}, value: {v}}}" for v in range(1, 12))
+
+
+def test_choices_of_several_optional_and_filtered_stop_at_each_pick(tmp_path):
+    """Exact counts, up to, a computed range, duplicates among the candidates, `where` on one
+    and on several, optional choices (one asked with nothing but `pass`): the engine's options
+    (`done` once enough are picked) and games; a copy made between two picks of one choice
+    continues as the engine's copy."""
+    path = tmp_path / "game.yaml"
+    path.write_text(SEVERAL, encoding="utf-8")
+    game = Game.load(path)
+    for players in (2, 3):
+        m = load_stepper(path, players)
+        dones = passes = 0
+        for seed in range(12):
+            engine, stepper = engine_trace(game, players, None, seed), stepper_trace(m, players, seed)
+            assert first_difference(engine, stepper) is None, (players, seed, first_difference(engine, stepper))
+            dones += sum(1 for o in stepper.offered if o and o[-1] == DONE)
+            passes += sum(1 for o in stepper.offered if o == [PASS])
+        assert dones > 10 and passes > 10
+        length = len(stepper_trace(m, players, 1).history)
+        for at in range(0, length, 2):
+            st, S = lockstep(m, game, players, None, 1, at, random.Random(4))
+            copy, S_copy = m.clone(st), S.clone()
+            offered, engine = finish_both(m, copy, S_copy, random.Random(at))
+            assert offered == engine and m.returns(copy) == S_copy.returns()
+
+
+def test_a_choice_of_several_in_a_simultaneous_block_is_refused_by_name(tmp_path):
+    path = tmp_path / "game.yaml"
+    path.write_text(SEVERAL.replace("        choose 2 xs from numbers\n",
+                                    "        simultaneous q in players:\n          choose 2 xs from numbers\n"
+                                    "        let xs = [1, 2]\n"), encoding="utf-8")
+    Game.load(path)
+    with pytest.raises(Unsupported, match="choice of several in a simultaneous block"):
         stepper_source(path, 2)

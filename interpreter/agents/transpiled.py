@@ -1,0 +1,109 @@
+"""Flat MCTS iterations played on the resumable generated program (interpreter/transpile/
+stepper.py) instead of the engine, where that plays the engine's iterations exactly.
+
+An iteration of MctsAgent draws a world (determinize.py), picks a root option (selection.py),
+plays the game to its end with random picks (playout.RandomPlayout) and scores the end
+(evaluation.Evaluation). `StepperIterations` does the same with the same draws from the agent's
+generator: the world is made on the stepper (transpile/worlds.py: the same pieces at the same
+places, the same reseeded Rng; another player's pick already offered among hidden pieces
+checked when the stepper asks it), the playout is the stepper's `rollout` with agents drawing
+`int(random() * len(options))` as RandomPlayout does, and the end is scored by the same
+Evaluation. So the statistics, and the move chosen, are the engine's.
+
+Used only where that holds: a RandomPlayout without depth, an Evaluation, a configuration the
+generator covers, a decision the stepper reaches with the engine's state, outside an open
+simultaneous block others already chose in. Anything the stepper fails on in an iteration (a
+construct it stops at, the playout's decision cap) is replayed by the engine from the same
+generator state, so the agent's result never depends on which form ran.
+"""
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+from .determinize import Determinizer
+from .evaluation import Evaluation
+from .playout import RandomPlayout
+
+
+class _Capped(Exception):
+    """A stepper playout reached RandomPlayout's decision cap (the engine then judges the
+    unfinished game by its heuristic: that iteration is the engine's to play)."""
+
+
+class _Unlike(Exception):
+    """The stepper offered a player other options than the engine's world has waiting."""
+
+
+def _checked(agent: Any, expected: list) -> Any:
+    """`agent`, whose first pick must be among `expected` (the engine's waiting options)."""
+    first = [True]
+
+    def checked(options: list) -> int:
+        if first[0]:
+            first[0] = False
+            if options != expected:
+                raise _Unlike
+        return agent(options)
+    return checked
+
+
+class _Ended:
+    """What Evaluation reads of a finished game (over, n, winners, returns)."""
+
+    over = True
+
+    def __init__(self, n: int, result: tuple):
+        self.n = n
+        self._returns, self._winners = list(result[0]), list(result[2])
+
+    def winners(self) -> list:
+        return list(self._winners)
+
+    def returns(self) -> list:
+        return list(self._returns)
+
+
+class StepperIterations:
+    """One decision's iterations on the stepper (see the module's docstring)."""
+
+    def __init__(self, worlds: Any, n: int, cap: int):
+        self.worlds, self.n, self.cap = worlds, n, cap
+
+    @classmethod
+    def prepare(cls, engine: Determinizer, playout: Any, evaluate: Any) -> "StepperIterations | None":
+        """None unless the iterations on the stepper are exactly the engine's (`engine`: the
+        decision's engine worlds, whose Resampler is shared)."""
+        if type(playout) is not RandomPlayout or playout.depth is not None or type(evaluate) is not Evaluation:
+            return None
+        if engine.block is not None:  # the engine rewinds an open simultaneous block
+            return None
+        try:
+            from ..transpile.worlds import StepperWorlds
+            worlds = StepperWorlds.prepare(engine.state, engine.player, engine.resampler())
+        except Exception:  # noqa: BLE001 - whatever the fast form cannot do, the engine does
+            return None
+        return None if worlds is None else cls(worlds, engine.state.n, playout.max_decisions)
+
+    def run(self, stats: list, select: Any, rng: random.Random) -> tuple[int, tuple]:
+        """One iteration: (the root option tried, the finished game's result tuple). Raises
+        whatever the stepper raises (the caller replays the iteration in the engine)."""
+        world = self.worlds.sample(rng)
+        i = select.pick(stats, rng)
+        draw, cap, counted = rng.random, self.cap, itertools.count(1).__next__
+
+        def agent(options: list) -> int:
+            if counted() > cap:
+                raise _Capped
+            return int(draw() * len(options))
+
+        agents = [agent] * self.n
+        for seat, options in self.worlds.expected().items():
+            agents[seat] = _checked(agent, options)
+        m = self.worlds.m
+        m.rollout(world, i, agents)
+        return i, m.result(world)
+
+    def ended(self, result: tuple) -> _Ended:
+        return _Ended(self.n, result)

@@ -1,0 +1,255 @@
+"""Determinized worlds of an engine decision, made on the resumable generated form (stepper.py).
+
+A search agent (agents/mcts.py) starts from an engine State and samples worlds: the engine's
+Resampler (interpreter/resample.py) swaps the pieces hidden from the searching player among
+look-alike places, rolls hidden dice again and reseeds the Rng. Here the same worlds are made
+as stepper states, so that a playout runs at the generated program's speed:
+
+- `reach(m, S, player)`: the stepper at S's decision, once per decision: ``new(S.seed)`` and S's
+  history replayed (each decision's seat checked), then the seat, the options and the whole
+  state (Rng, every zone in order, counters, plain variables: compare.state_difference on the
+  stepper's export; the pieces' changing attributes) compared with S. None where they part (a
+  state arranged by hand).
+- `StepperWorlds.sample(rng)`: a clone of that root with the pieces the engine's Resampler
+  would put at each place written there, drawn with the same calls on the same generator (one
+  shuffle per look-alike group), and the Rng reseeded with the same draw: the engine's world.
+
+Locals of running rule code and variables that hold hidden pieces (one piece or a flat list)
+are renamed as the engine renames them, found on the stepper by the rule file's name and equal
+value; hidden dice get new faces with the same draws (resample.reroll_hidden); another player's
+pick already offered among hidden pieces (a simultaneous block) is not in the stepper's state
+yet: the options the engine's world offers there are handed to the caller to check when the
+stepper asks that player (`expected`). Made only where that covers what the engine's resampling
+changes (`held_pieces`). A caller whose determinizations rewind an open simultaneous block
+(agents/determinize.py) does not ask here.
+"""
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..resample import Resampler
+from ..threads import waiting
+from ..values import Piece
+from .compare import state_difference
+from .rulefile import RuleFile
+from .stepper import Stepper, load_stepper
+
+_STEPPERS: dict = {}  # (id of the definition, players, options) -> (definition, Stepper or None)
+
+
+def stepper_for(S: Any) -> Stepper | None:
+    """The resumable program of S's rule file, player count and options (generated at first use
+    in this process), or None where the generator refuses it. The rule file and its variants
+    are found among the definition's files: the first split (entry, overlays) that loads to the
+    same rules hash."""
+    key = (id(S.game), S.n, repr(sorted(S.options.items(), key=str)))
+    hit = _STEPPERS.get(key)
+    if hit is None:
+        hit = _STEPPERS[key] = (S.game, _load(S.game, S.n, dict(S.options)))  # keeps the definition alive
+    return hit[1]
+
+
+def _load(definition: Any, players: int, options: dict) -> Stepper | None:
+    files = list(definition.files)
+    for k in range(len(files)):
+        try:
+            rule_file = RuleFile(files[k], files[k + 1:])
+        except Exception:  # noqa: BLE001 - not an entry with these overlays: try the next split
+            continue
+        if rule_file.game.rules_hash != definition.rules_hash:
+            continue
+        try:
+            return load_stepper(rule_file, players, options)
+        except Exception:  # noqa: BLE001 - Unsupported (or a generator failure): the engine searches
+            return None
+    return None
+
+
+def reach(m: Stepper, S: Any, player: int) -> list | None:
+    """The stepper state at S's decision for `player`, or None if it is not the engine's."""
+    st = m.new(S.seed)
+    for author, index in S.history:
+        if m.over(st) or m.seat(st) != author or not 0 <= index < len(m.options(st)):
+            return None
+        m.apply(st, index)
+    if m.over(st) or m.seat(st) != player:
+        return None
+    pending = waiting(S).get(player)
+    if pending is None or list(m.options(st)) != list(pending.pending.options):
+        return None
+    if state_difference(S, m.export(st)) is not None or not same_attributes(m, S, st):
+        return None
+    return st
+
+
+def hidden_rolls(S: Any, player: int) -> list[tuple[int, list]]:
+    """The dice resampling S for `player` rolls again, in resample.reroll_hidden's order:
+    (die, its faces) each."""
+    values = S.dyn.get("value") or {}
+    faces = [(p, S.game.components[S.lay.static[p]["kind"]].faces) for p in values]
+    return [(int(p), list(f)) for p, f in faces if f and not S.sees(player, p)]
+
+
+def same_attributes(m: Stepper, S: Any, st: list) -> bool:
+    """Whether the changing attributes S has set (a die's value, …) are the stepper's."""
+    for name, values in S.dyn.items():
+        slot = m.slots.get("M_" + name)
+        if values and (slot is None or any(st[slot][p] != v for p, v in values.items())):
+            return False
+    return True
+
+
+def held_pieces(S: Any, pieces: set, player: int) -> list[tuple[str, Any, Any]] | None:
+    """What holds one of `pieces` in S outside zones (what resample.relabel renames there):
+    ("local" or "var", name, value) for each local of running rule code or variable that does,
+    ("pending", seat, options) for another player's waiting pick among options that do; or None
+    if one cannot be followed on the stepper (such a decision of `player`'s, one with picks
+    already made, a value that is not one piece or a flat list of pieces)."""
+    out: list = []
+    for name, value in S.vars.items():
+        if _holds(value, pieces):
+            if not _flat(value):
+                return None
+            out.append(("var", name, value))
+    for th in S.threads:
+        for fr in th.frames:
+            for name, value in fr.L.items():
+                if _holds(value, pieces):
+                    if not _flat(value):
+                        return None
+                    out.append(("local", name, value))
+        pend = th.pending
+        if pend is not None and _holds([pend.candidates, pend.options, pend.picked, pend.recipe], pieces):
+            if pend.player == player or pend.picked or pend.kind != "choose":
+                return None
+            out.append(("pending", int(pend.player), list(pend.options)))
+    return out
+
+
+def _flat(value: Any) -> bool:
+    return type(value) is Piece or (type(value) in (list, tuple) and all(type(v) is Piece for v in value))
+
+
+def _holds(value: Any, pieces: set) -> bool:
+    """Whether `value` holds one of `pieces` (as a Piece: a number that is no piece is not one)."""
+    t = type(value)
+    if t is Piece:
+        return value in pieces
+    if t is list or t is tuple:
+        return any(_holds(v, pieces) for v in value)
+    if t is dict:
+        return any(_holds(v, pieces) for v in value.values())
+    return False
+
+
+def _renamed(value: Any, mapping: dict) -> Any:
+    """One piece or a flat list/tuple of pieces with each piece p replaced by mapping[p]."""
+    t = type(value)
+    if t is list:
+        return [mapping.get(v, v) for v in value]
+    if t is tuple:
+        return tuple([mapping.get(v, v) for v in value])
+    return mapping.get(value, value)
+
+
+def _followers(m: Stepper, root: list, held: list) -> tuple[list, list] | None:
+    """The stepper's places of what `held` names: (indices into the root's frame, indices of
+    st's scalars), each holding a value equal to the engine's under the same rule file name;
+    None if one is not found. A zone's own list is left out: writing the pieces into the zones
+    renames it already."""
+    names = m.frame_rule_names[root[0]]
+    frame, in_frame, scalars = root[3], set(), set()
+    zones = {id(z) for z in m.zones(root)}
+    for kind, name, value in held:
+        if kind == "pending":  # checked when the stepper asks that player (StepperWorlds.expected)
+            continue
+        if kind == "var":
+            k = 4 + m.scalars.index("v_" + name) if "v_" + name in m.scalars else None
+            if k is None or root[k] != value:
+                return None
+            scalars.update([k] if id(root[k]) not in zones else [])
+            continue
+        found = [j for j, rule_name in enumerate(names) if rule_name == name and frame[j] == value]
+        if not found:
+            return None
+        in_frame.update(j for j in found if id(frame[j]) not in zones)
+    return sorted(in_frame), sorted(scalars)
+
+
+class StepperWorlds:
+    """The engine's determinizations of one decision, as stepper states (see the module's
+    docstring). Build with `prepare`, which says None where they would not be the engine's."""
+
+    def __init__(self, m: Stepper, root: list, groups: list, followers: tuple[list, list], rolls: list,
+                 waiting_picks: list | None = None):
+        self.m, self.root = m, root  # root: a copy holding its whole state in the list
+        # other players' picks the engine already offered among hidden pieces: (seat, options)
+        self.waiting_picks = waiting_picks or []
+        self.mapping: dict = {}  # the last world's piece -> the piece now in its place
+        self.groups = groups  # per look-alike group: its places (zone number, index), its pieces sorted
+        self.in_frame, self.scalars = followers  # what holds a hidden piece outside zones
+        self.rolls = rolls  # the hidden dice rolled again: (die, its faces) each
+        # where a die's value is kept: M_value, and D_value where looks keep the set entries
+        self.values = [m.slots[name] for name in ("M_value", "D_value") if name in m.slots]
+
+    @classmethod
+    def prepare(cls, S: Any, player: int, resampler: Resampler | None = None) -> "StepperWorlds | None":
+        """The worlds of S's decision for `player` (`resampler`: S's for `player`, if made)."""
+        m = stepper_for(S)
+        if m is None or S.over:
+            return None
+        rolls = hidden_rolls(S, player)
+        if rolls and "M_value" not in m.slots:
+            return None
+        groups = (resampler or Resampler(S, player)).groups
+        held = held_pieces(S, {p for _, pieces in groups for p in pieces}, player)
+        root = None if held is None else reach(m, S, player)
+        if root is None:
+            return None
+        root = m.clone(root)  # its whole state in the list
+        followers = _followers(m, root, held)
+        number = {key: i for i, key in enumerate(m.zone_keys)}
+        if followers is None or not all(str(key) in number for slots, _ in groups for key, _, _ in slots):
+            return None
+        places = [([(number[str(key)], i, int(old)) for key, i, old in slots], [int(p) for p in pieces])
+                  for slots, pieces in groups]
+        waiting_picks = [(seat, options) for kind, seat, options in held if kind == "pending"]
+        return cls(m, root, places, followers, rolls, waiting_picks)
+
+    def sample(self, rng: random.Random) -> list:
+        """A world: the root's clone, hidden pieces swapped as the Resampler draws, Rng reseeded."""
+        world = self.m.clone(self.root)
+        if self.groups:
+            zones, loc = self.m.zones(world), world[self.m.loc_slot]
+            mapping = self.mapping = {}
+            for places, canonical in self.groups:
+                pieces = canonical[:]
+                rng.shuffle(pieces)
+                for (z, i, old), p in zip(places, pieces):
+                    zone = zones[z]
+                    zone[i] = p
+                    loc[p] = zone
+                    mapping[old] = p
+            if self.in_frame:
+                frame = list(world[3])
+                for j in self.in_frame:
+                    frame[j] = _renamed(frame[j], mapping)
+                world[3] = tuple(frame)
+            for k in self.scalars:
+                world[k] = _renamed(world[k], mapping)
+        if self.rolls:
+            lists = [world[k] for k in self.values]
+            for p, faces in self.rolls:
+                value = faces[rng.randrange(len(faces))]
+                for values in lists:
+                    values[p] = value
+        world[self.m.rng_slot].state = rng.getrandbits(64)
+        return world
+
+    def expected(self) -> dict[int, list]:
+        """Per seat, the options the engine's last world offers at that player's waiting pick
+        (renamed as relabel renames them): what the stepper must offer that player first, or
+        the world is not the engine's (agents/transpiled.py checks it)."""
+        mapping = self.mapping
+        return {seat: [mapping.get(o, o) for o in options] for seat, options in self.waiting_picks}
