@@ -151,6 +151,8 @@ class StepperWriter(ProgramWriter):
         return [p for p in pairs if p[0] not in ("ZI", "PS")], [p for p in pairs if p[0] in ("ZI", "PS")]
 
     def _stepper_source(self) -> str:
+        if self.uses_zone_index:  # boards.py's ZK is keyed by the ids of zone lists a copy replaces
+            raise self.unsupported("zone_index in a resumable program")
         final = self.L.procs.get("scoring:final") or []
         if any(map(self.stops, final)):
             raise self.unsupported("a decision in scoring.final")
