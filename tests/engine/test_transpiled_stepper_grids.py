@@ -7,12 +7,15 @@ MCTS on it picks the engine's moves with the engine's statistics."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 from interpreter.agents.determinize import _open_block
 from interpreter.agents.mcts import MctsAgent
+from interpreter.game import Game
 from interpreter.transpile.compare import state_difference
+from interpreter.transpile.stepper import load_stepper
 from interpreter.transpile.worlds import StepperWorlds
 
 from tests.engine.test_transpiled_mcts import mid_games, same_worlds_and_playouts
@@ -70,3 +73,18 @@ def test_a_piece_put_elsewhere_on_a_grid_by_hand_is_not_reached():
     piece, (x, y) = next(iter(S.dyn["pos"].items()))
     S.dyn["pos"][piece] = (x + 5, y)
     assert StepperWorlds.prepare(S, player) is None
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_the_capitals_file_is_the_engines_too(players):
+    """The overlay entry file (landscapes, districts, civic buildings) through the same path."""
+    path = Path(__file__).resolve().parents[2] / "rules" / NAME / "capitals.yaml"
+    game, m = Game.load(path), load_stepper(path, players)
+    for seed in range(2):
+        st, S = lockstep(m, game, players, None, seed, 10 + 13 * seed, random.Random(seed))
+        assert state_difference(S, m.export(st)) is None
+        copy, S_copy = m.clone(st), S.clone()
+        for ours, theirs, draws in ((copy, S_copy, seed), (st, S, seed + 7)):
+            offered, engine = finish_both(m, ours, theirs, random.Random(draws))
+            assert offered == engine and m.history(ours) == [list(h) for h in theirs.history]
+            assert m.returns(ours) == theirs.returns()
