@@ -36,6 +36,18 @@ class _Cells(dict):
         self.box = self.front = self.mask = self.corner = None
 
 
+def _copy_cells(g):
+    """An independent copy of a grid's cells and what it keeps of them (a search's copy of the
+    game: stepper.py's clone). The kept answers in `reads` are shared, as within one game."""
+    new = _Cells()
+    new.update(g)
+    new.reads = dict(g.reads)
+    new.box = None if g.box is None else g.box[:]
+    new.front = None if g.front is None else set(g.front)
+    new.mask, new.corner = g.mask, g.corner
+    return new
+
+
 _STRIDE = 64  # bits per row of a grid's mask
 _SHAPES_AT: dict = {}  # (mask, shape, w, h) -> the placements of the cells at the origin
 _SHAPES_AT_LIMIT = 50000

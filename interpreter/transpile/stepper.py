@@ -46,9 +46,13 @@ it), ``RNG`` and ``LOC`` are the slots of the Rng and of ``loc`` (piece -> its z
 ``SLOTS`` every object's slot by its name (``M_value``: the dice's values, …).
 
 What the straight writer covers minus what cannot stop: an optional perform and `where` on a
-perform (refused), a choice of several inside a simultaneous block (refused: the engine asks
-such blocks' picks in an order that depends on who drives the game), a decision inside the
-`scoring.final` block (refused).
+perform (refused), a decision inside the `scoring.final` block (refused). A simultaneous block
+is played block by block in seat order, each player's picks (a choice of several too) to the
+end of its block: the engine's order when the lowest waiting seat is asked first (RandomPlayout,
+the searches' playouts); the engine asks a choice of several in an order that depends on who
+drives the game, and a history in another order is not replayed (worlds.reach says None).
+Grid zones' cells and GPOS (grids.py) are among the state's objects, copied by clone; the
+value-giving procedures (value_procs.py) are nested in the generator, over its own state.
 """
 from __future__ import annotations
 
@@ -93,7 +97,8 @@ class StepperWriter(ProgramWriter):
             prefix = "v_" if name in ("round", "phase") or name not in self.d.counters else "c_"
             (families if fam.dims and name not in ("round", "phase") else scalars).append(prefix + name)
         zones = [f"z_{name}" for name in self.lay.zone_index]
-        return scalars, ["history", "rng", "loc", *families, *zones]
+        grids = [f"g_{name}" for name, f in self.d.zones.items() if f.grid is not None]  # grids.py's cells
+        return scalars, ["history", "rng", "loc", *families, *zones, *grids, *(["GPOS"] if grids else [])]
 
     # ------------------------------------------------------------------ what can stop
     def stops(self, n: Any) -> bool:
@@ -146,8 +151,6 @@ class StepperWriter(ProgramWriter):
         return [p for p in pairs if p[0] not in ("ZI", "PS")], [p for p in pairs if p[0] in ("ZI", "PS")]
 
     def _stepper_source(self) -> str:
-        if any(f.grid is not None for f in self.d.zones.values()):  # grids.py's cells are not copied here
-            raise self.unsupported("grid zones in the resumable form")
         if self.uses_zone_index:  # boards.py's ZK is keyed by the ids of zone lists a copy replaces
             raise self.unsupported("zone_index in a resumable program")
         final = self.L.procs.get("scoring:final") or []
@@ -199,9 +202,11 @@ class StepperWriter(ProgramWriter):
         self.emit(1, f"st[-1] = ({result[len('return '):]})")
         self.lines[start:] = ["    " + line for line in self.lines[start:]]
         body = _merge_guards(self.lines)
-        if self.proc_defs:  # value_procs.py's functions are written for play() (depth 1)
-            raise self.unsupported("value-giving procedures in the resumable form")
-        lines = body[:mark] + self.nested_functions(3) + body[mark:] + ["    return _gen"]
+        nested = self.nested_functions(3)
+        # value_procs.py's functions, written for play() (depth 1), nested in _gen (depth 3):
+        # each new generator (a copy's too) makes them over its own state
+        procs = ["        " + line if line.strip() else line for line in self.proc_defs]
+        lines = body[:mark] + nested + procs + body[mark:] + ["    return _gen"]
         out.append("\n".join(lines) + "\n\n\n")
         out.append(f"_FRAMES = {[None] + [tuple(self.frames[i]) for i in range(1, self.sites + 1)]!r}\n")
         named = [tuple(self.rule_names.get(v) for v in self.frames[i]) for i in range(1, self.sites + 1)]
@@ -277,10 +282,27 @@ class StepperWriter(ProgramWriter):
                   for name, i in slot.items() if name.startswith(("c_", "v_"))]
         lines += [f"    new[{i}] = _copy(st[{i}], memo)" for name, i in slot.items()
                   if name in ("FACE", "SEEN") or name.startswith(("M_", "D_"))]
+        lines += self.grid_copies(slot)
         lines += [f"    new[{slot['history']}] = list(st[{slot['history']}])",
                   f"    new[{slot['rng']}] = st[{slot['rng']}].copy()",
                   f"    new[{run}] = _game(*new[{run + 1}:{run + 1 + len(objects)}])", "    return new", ""]
         return "\n".join(lines)
+
+    def grid_copies(self, slot: dict) -> list[str]:
+        """clone's lines for grid zones' cells (grids.py: g_<name>, one or a list of them) and
+        GPOS (piece -> the cells it lies on, each made the copy's: `gmemo`, id -> copy)."""
+        names = [name for name in slot if name.startswith("g_")]
+        if not names:
+            return []
+        lines = ["    gmemo = {}"]
+        for name in names:
+            i = slot[name]
+            lines += [f"    if type(st[{i}]) is list:",
+                      f"        new[{i}] = [gmemo.setdefault(id(g), _copy_cells(g)) for g in st[{i}]]",
+                      "    else:",
+                      f"        new[{i}] = gmemo[id(st[{i}])] = _copy_cells(st[{i}])"]
+        i = slot["GPOS"]
+        return lines + [f"    new[{i}] = [None if g is None else gmemo[id(g)] for g in st[{i}]]"]
 
     def zone_shape(self, name: str) -> tuple:
         """() for one zone, (k,) for a family of k, (rows, cols) for two dimensions (as
@@ -386,6 +408,7 @@ class StepperWriter(ProgramWriter):
         of what it was chosen from."""
         self.plain_prompt(n)
         kind = self.rely(n.source, env)
+        earlier = self._own(n.var, env)  # frames.py: a name the procedure bound before
         outer, self.offering = self.offering, [kind, n, None]
         try:
             if n.count != "one":
@@ -395,6 +418,9 @@ class StepperWriter(ProgramWriter):
         finally:
             self.offering = outer
         self.bind_kind(env[n.var], element(kind) if n.count == "one" else kind)
+        if earlier is not None:
+            self.emit(depth, "if not pc:")  # written back once answered (not when resuming later)
+        self._rebound(n.var, env, earlier, depth + 1)
 
     def choose_one_stops(self, n: ast.Choose, env: dict, depth: int, chooser: Any) -> None:
         """A choice of one item: a stop (as choices.py's choose_general: `where` filters the
@@ -417,9 +443,8 @@ class StepperWriter(ProgramWriter):
     def several_stops(self, n: ast.Choose, env: dict, depth: int, chooser: Any) -> None:
         """A choice of several as choices.py's `several` writes it (one pick per decision, `done`
         once enough are picked), each pick a stop: the candidates, bounds and picks so far are
-        live locals."""
-        if self.sequential_block:
-            raise self.unsupported("a choice of several in a simultaneous block played block by block", n)
+        live locals. In a simultaneous block the player's picks come one after the other, its
+        block played to its end before the next player's (s_Simultaneous)."""
         sole = self.sole
         self.emit(depth, "if not pc:")
         cands = self.candidates(n, env, depth + 1)
@@ -529,6 +554,8 @@ class StepperWriter(ProgramWriter):
     def s_For(self, n, env, depth, chooser):
         if not self.stops(n):
             return super().s_For(n, env, depth, chooser)
+        if self._own(n.var, env) is not None:  # as frames.py
+            raise self.unsupported(f"a loop over {n.var}, a local the procedure bound before", n)
         seq, kind = self.expr(n.iter, env), element(self.kind(n.iter, env))
         self.loop(f"list({seq})" if self.is_zone(n.iter, env) else seq, n.var, n.body, env, depth, chooser,
                   kind=kind)
@@ -536,7 +563,10 @@ class StepperWriter(ProgramWriter):
     def s_Simultaneous(self, n, env, depth, chooser):
         if not self.stops(n):
             return super().s_Simultaneous(n, env, depth, chooser)
-        # as program.py: each chooser in seat order, the loop variable choosing
+        # each chooser's block to its end in seat order, the loop variable choosing: the
+        # engine's order when the lowest waiting seat is asked first (State.current_players()[0]:
+        # RandomPlayout, MctsAgent's playouts); a history in another order (simulate's passes,
+        # with several picks each) is not replayed here (worlds.reach: the engine searches)
         self.sequential_block = True
         self.loop(f"sorted({self.expr(n.iter, env)})", n.var, n.body, env, depth, chooser, True,
                   element(self.kind(n.iter, env)))
@@ -663,6 +693,7 @@ class Stepper:
         self.frames: list = names["_FRAMES"]  # per decision site, the names of its live locals
         self.frame_rule_names: list = names["_FRAME_RULE_NAMES"]  # ... the rule file's names they hold
         self.scalars: tuple = names["_SCALARS"]  # the names of st[FRAME + 1:], in order
+        self.shapes: list | None = names.get("SHAPE")  # per piece, its cells from where it is put (grids)
         self.source = names.get("__source__", "")
 
     @staticmethod

@@ -3,6 +3,8 @@ which list is which (a local or a variable naming a zone becomes the copy of tha
 maps the id of every list already copied, the zones first, to its copy)."""
 from __future__ import annotations
 
+from .grid_runtime import _copy_cells  # noqa: F401 - a grid zone's cells (grids.py), copied by clone
+
 _NESTED = (list, tuple)
 _ATOMS = frozenset((int, str, bool, type(None), float))
 

@@ -92,12 +92,29 @@ def hidden_rolls(S: Any, player: int) -> list[tuple[int, list]]:
 
 
 def same_attributes(m: Stepper, S: Any, st: list) -> bool:
-    """Whether the changing attributes S has set (a die's value, …) are the stepper's."""
+    """Whether the changing attributes S has set (a die's value, …; where each piece lies on
+    a grid: grid_positions) are the stepper's."""
     for name, values in S.dyn.items():
+        if name == "pos" and "GPOS" in m.slots:
+            if {int(p): tuple(at) for p, at in values.items()} != grid_positions(m, st):
+                return False
+            continue
         slot = m.slots.get("M_" + name)
         if values and (slot is None or any(st[slot][p] != v for p, v in values.items())):
             return False
     return True
+
+
+def grid_positions(m: Stepper, st: list) -> dict:
+    """Where each piece on a grid zone of the stepper lies: the cell it was put at (its shape's
+    first cell there, less that cell's offset), as State keeps it (`pos`)."""
+    out = {}
+    for p, cells in enumerate(st[m.slots["GPOS"]]):
+        if cells is not None:
+            (dx, dy) = m.shapes[p][0]
+            x, y = next(c for c, (q, part) in cells.items() if q == p and part == 0)
+            out[p] = (x - dx, y - dy)
+    return out
 
 
 def held_pieces(S: Any, pieces: set, player: int) -> list[tuple[str, Any, Any]] | None:

@@ -243,14 +243,31 @@ def test_dealing_from_a_grid_zone_is_refused(tmp_path):
         transpile(write(tmp_path, text), 2)
 
 
-def test_the_resumable_form_refuses_grids_and_value_procedures(tmp_path):
-    """stepper.py copies the state's objects it knows: grid cells and nested value functions
-    are not among them, so it refuses them by name (the straight program covers them)."""
-    from interpreter.transpile.stepper import stepper_source
-    with pytest.raises(Unsupported, match="grid zones in the resumable form"):
-        stepper_source(write(tmp_path, TILES), 2)
-    with pytest.raises(Unsupported, match="value-giving procedures in the resumable form"):
-        stepper_source(write(tmp_path, PROCS), 2)
+def test_the_resumable_form_plays_grids_and_value_procedures_as_the_engine(tmp_path):
+    """stepper.py: grid cells (and where each piece lies) copied by clone, value-giving
+    functions nested in its generator over the copy's own state: a game and its copy made at
+    each decision play as the engine's (lowest waiting seat first)."""
+    import random
+    from interpreter.game import Game
+    from interpreter.transpile.stepper import load_stepper
+    from tests.engine.test_transpiled_stepper import finish_both, lockstep
+    for k, text in enumerate((TILES, PROCS)):
+        folder = tmp_path / str(k)
+        folder.mkdir()
+        path = write(folder, text)
+        game, m, played = Game.load(path), load_stepper(path, 2), 0
+        for seed in range(4):
+            for at in range(0, 12, 3):
+                st, S = lockstep(m, game, 2, None, seed, at, random.Random(seed))
+                if m.over(st):
+                    continue
+                played += 1
+                copy, S_copy = m.clone(st), S.clone()
+                for ours, theirs, draws in ((copy, S_copy, at), (st, S, at + 1)):
+                    offered, engine = finish_both(m, ours, theirs, random.Random(draws))
+                    assert offered == engine and m.history(ours) == [list(h) for h in theirs.history]
+                    assert m.returns(ours) == theirs.returns()
+        assert played >= 4
 
 
 def test_kept_placements_are_the_engines_on_grids_of_any_width():

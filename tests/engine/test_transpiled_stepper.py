@@ -428,11 +428,21 @@ def test_choices_of_several_optional_and_filtered_stop_at_each_pick(tmp_path):
             assert offered == engine and m.returns(copy) == S_copy.returns()
 
 
-def test_a_choice_of_several_in_a_simultaneous_block_is_refused_by_name(tmp_path):
+def test_a_choice_of_several_in_a_simultaneous_block_stops_at_each_pick_block_by_block(tmp_path):
+    """Each player's block to its end in seat order: the engine's game when the lowest waiting
+    seat is asked first (as RandomPlayout and the searches' playouts ask), copies too."""
     path = tmp_path / "game.yaml"
     path.write_text(SEVERAL.replace("        choose 2 xs from numbers\n",
                                     "        simultaneous q in players:\n          choose 2 xs from numbers\n"
                                     "        let xs = [1, 2]\n"), encoding="utf-8")
-    Game.load(path)
-    with pytest.raises(Unsupported, match="choice of several in a simultaneous block"):
-        stepper_source(path, 2)
+    game = Game.load(path)
+    m = load_stepper(path, 3)
+    for seed in range(6):
+        st, S = m.new(seed), game.new_game(3, None, seed, logging=False)
+        copy, S_copy = m.clone(st), S.clone()
+        for ours, theirs, draws in ((st, S, seed), (copy, S_copy, 50 + seed)):
+            offered, engine = finish_both(m, ours, theirs, random.Random(draws))
+            assert offered == engine and m.history(ours) == [list(h) for h in theirs.history]
+            assert m.returns(ours) == theirs.returns()
+        seats = [p for p, _ in m.history(st)]
+        assert any(seats[k] == seats[k + 1] for k in range(len(seats) - 1))  # a player's picks in a row
