@@ -60,10 +60,39 @@ def _load(definition: Any, players: int, options: dict) -> Stepper | None:
         if rule_file.game.rules_hash != definition.rules_hash:
             continue
         try:
-            return load_stepper(rule_file, players, options)
+            m = load_stepper(rule_file, players, options)
+            return m if plays_the_engines(m, files[k], files[k + 1:], players, options) else None
         except Exception:  # noqa: BLE001 - Unsupported (or a generator failure): the engine searches
             return None
     return None
+
+
+CHECKED_GAMES = 3  # whole games compared before a configuration's stepper is used (per process)
+
+
+def plays_the_engines(m: Stepper, entry: str, overlays: list, players: int, options: dict,
+                      seeds: range = range(CHECKED_GAMES)) -> bool:
+    """Whole games with random draws, driven as the searches' playouts drive the engine (the
+    lowest waiting seat first), played both ways: the same seat, the same options at every
+    decision and the same returns. The stepper plays a simultaneous block block by block (see
+    its docstring), the engine's order only while no block changes what another player's block
+    has already been offered: a rule file where they interact is searched by the engine."""
+    from ..game import Game
+
+    game = Game.load(entry, overlays)
+    for seed in seeds:
+        draw = random.Random(seed).random
+        S, st = game.new_game(players, options, seed, logging=False), m.new(seed)
+        while not S.over:
+            p = S.current_players()[0]
+            if m.over(st) or m.seat(st) != p or list(m.options(st)) != list(waiting(S)[p].pending.options):
+                return False
+            i = int(draw() * S.option_count(p))
+            S.apply_unchecked(p, i)
+            m.apply(st, i)
+        if not m.over(st) or list(m.result(st)[0]) != list(S.returns()):
+            return False
+    return True
 
 
 def reach(m: Stepper, S: Any, player: int) -> list | None:

@@ -295,3 +295,27 @@ def test_a_variant_is_found_by_its_rules_hash():
     engine, ours = MctsAgent(10, seed=1, transpiled=False), MctsAgent(10, seed=1)
     assert engine.choose(S, player) == ours.choose(S, player) and engine.rng.getstate() == ours.rng.getstate()
     assert ours.on_stepper == 10
+
+
+def test_a_rule_file_whose_simultaneous_blocks_interact_is_searched_by_the_engine():
+    """Each player takes from one pool in a simultaneous block: the engine offers the second
+    player the pool as the block found it, the resumable form (block by block) without the
+    first player's card. The checked start sees it; the search keeps to the engine there."""
+    from interpreter.transpile.stepper import load_stepper
+    from interpreter.transpile.worlds import plays_the_engines
+
+    path = ROOT / "tests" / "engine" / "data" / "interacting_simultaneous.yaml"
+    assert not plays_the_engines(load_stepper(path, 2, None), str(path), [], 2, {})
+    S = Game.load(path).new_game(2, None, 1, logging=False)
+    assert stepper_for(S) is None
+    agent = MctsAgent(budget=6, seed=3)
+    agent.choose(S, S.current_players()[0])
+    assert agent.on_stepper == 0
+
+
+def test_the_checked_start_passes_where_the_stepper_plays_the_engines_games():
+    from interpreter.transpile.stepper import load_stepper
+    from interpreter.transpile.worlds import plays_the_engines
+
+    path = ROOT / "rules" / "chicago_poker" / "game.yaml"
+    assert plays_the_engines(load_stepper(path, 4, None), str(path), [], 4, {}, range(4))
