@@ -428,11 +428,3 @@ def test_choices_of_several_optional_and_filtered_stop_at_each_pick(tmp_path):
             assert offered == engine and m.returns(copy) == S_copy.returns()
 
 
-def test_a_choice_of_several_in_a_simultaneous_block_is_refused_by_name(tmp_path):
-    path = tmp_path / "game.yaml"
-    path.write_text(SEVERAL.replace("        choose 2 xs from numbers\n",
-                                    "        simultaneous q in players:\n          choose 2 xs from numbers\n"
-                                    "        let xs = [1, 2]\n"), encoding="utf-8")
-    Game.load(path)
-    with pytest.raises(Unsupported, match="choice of several in a simultaneous block"):
-        stepper_source(path, 2)
