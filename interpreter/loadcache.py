@@ -184,26 +184,34 @@ class LoadCache:
         if (self._verdict() == self._verdicts and self.trees.keys() == self.trees.earlier.keys()
                 and self.codes.keys() == self.codes.earlier.keys()):
             return
-        import tempfile
-
         data = {"engine": self.engine, "key": self.key, "schema_ok": self.schema_ok,
                 "flow_warnings": self._verdict()[1], "trees": dict(self.trees), "codes": dict(self.codes)}
-        try:
-            self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # pickles: the user's alone
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".load-", suffix=".tmp")
-            try:
-                with os.fdopen(fd, "wb") as f:
-                    f.write(encode_cache_file(data))
-                os.replace(tmp, self.path)
-            except BaseException:
-                os.unlink(tmp)
-                raise
-        except Exception:  # noqa: BLE001 - a cache that cannot be written is only slower next time
+        if not write_private(self.path, encode_cache_file(data)):
             return
         self._verdicts = self._verdict()
         self.trees.earlier = dict(self.trees)
         self.codes.earlier = dict(self.codes)
-        _prune(self.path.parent)
+        prune(self.path.parent, "load-")
+
+
+def write_private(path: Path, data: bytes) -> bool:
+    """Write a cache file atomically in a folder only the user can read; False (nothing written)
+    when the folder cannot be written: a cache that cannot be kept is only slower next time."""
+    import tempfile
+
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # pickles and code: the user's alone
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except Exception:  # noqa: BLE001
+        return False
+    return True
 
 
 def encode_cache_file(data: dict) -> bytes:
@@ -224,14 +232,16 @@ def _warnings_from(saved: object) -> list | None:
     return [RuleError(message, pos, code) for message, pos, code in saved]
 
 
-def _prune(folder: Path) -> None:
-    """Keep the MAX_FILES most recently written cache files."""
+def prune(folder: Path, prefix: str, keep: int | None = None) -> None:
+    """Keep the `keep` (default MAX_FILES) most recently written cache files whose names start
+    with `prefix`."""
+    keep = MAX_FILES if keep is None else keep
     try:
-        files = [e for e in os.scandir(folder) if e.name.startswith("load-") and e.name.endswith(".pickle")]
-        if len(files) <= MAX_FILES:
+        files = [e for e in os.scandir(folder) if e.name.startswith(prefix)]
+        if len(files) <= keep:
             return
         files.sort(key=lambda e: e.stat().st_mtime_ns, reverse=True)
-        for entry in files[MAX_FILES:]:
+        for entry in files[keep:]:
             os.unlink(entry.path)
     except OSError:
         pass

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Callable
 
@@ -76,30 +74,7 @@ def _read(path: Path) -> dict | None:
 
 
 def _write(path: Path, body: dict, files: list[str]) -> None:
-    """Keep an entry (atomically; silently not at all when the folder cannot be written)."""
+    """Keep an entry (silently not at all when the folder cannot be written)."""
     data = {"engine": loadcache.engine_fingerprint(), "files": [[f, _digest(f)] for f in files], **body}
-    try:
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".program-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump(data, f)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except Exception:  # noqa: BLE001 - an entry that cannot be kept is only slower next time
-        return
-    _prune(path.parent)
-
-
-def _prune(folder: Path) -> None:
-    try:
-        entries = [e for e in os.scandir(folder) if e.name.startswith("program-")]
-        if len(entries) <= MAX_FILES:
-            return
-        entries.sort(key=lambda e: e.stat().st_mtime_ns, reverse=True)
-        for entry in entries[MAX_FILES:]:
-            os.unlink(entry.path)
-    except OSError:
-        pass
+    if loadcache.write_private(path, json.dumps(data).encode("utf-8")):
+        loadcache.prune(path.parent, "program-", MAX_FILES)
