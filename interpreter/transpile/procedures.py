@@ -26,7 +26,7 @@ class ProcedureWriter(PieceKindWriter):
         if any(r.value is not None for r in returns):
             raise self.unsupported(f"`return` with a value in the procedure {fn.name} (called as a statement)",
                                    call)
-        in_loop = _returns_in_loops(stmts)
+        in_loop = returns_in_loops(stmts)
         self.emit(depth, "try:" if in_loop else "while True:")
         self.returns.append("raise _Return" if in_loop else "break")
         try:
@@ -80,7 +80,7 @@ class ProcedureWriter(PieceKindWriter):
             self.inlining.pop()
 
 
-def _returns_in_loops(stmts: list) -> bool:
+def returns_in_loops(stmts: list) -> bool:
     """Whether some `return` of these statements sits inside a loop of theirs."""
     for s in ast.walk(stmts):
         if isinstance(s, (ast.For, ast.While, ast.Repeat)):

@@ -69,7 +69,7 @@ from .. import ast
 from . import stepper_runtime
 from .base import Unsupported
 from .piece_kinds import element
-from .procedures import _returns_in_loops
+from .procedures import returns_in_loops
 from .program import ProgramWriter, namespace
 from .rulefile import RuleFile
 
@@ -584,7 +584,7 @@ class StepperWriter(ProgramWriter):
         # as procedures.py: a one-pass loop left by `break`, or (a return inside a loop of the
         # procedure) `_Return` caught around the body; entered unconditionally, so a copy
         # resuming inside walks down to its decision, and one resuming elsewhere passes through
-        in_loop = _returns_in_loops(stmts) or _returns_in_blocks(stmts)  # a block is a loop here
+        in_loop = returns_in_loops(stmts) or _returns_in_blocks(stmts)  # a block is a loop here
         self.emit(depth, "try:" if in_loop else "while True:")
         self.returns.append("raise _Return" if in_loop else "break")
         try:
