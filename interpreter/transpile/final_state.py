@@ -34,13 +34,12 @@ class FinalStateWriter(WriterBase):
     def _zone_entries(self) -> list[tuple[str, list]]:
         out = []
         for name, table in self.lay.zone_index.items():
-            keys = list(table)
-            if keys == [()]:
-                out.append((name, [(table[()], f"z_{name}")]))
-            elif all(not isinstance(k, tuple) for k in keys):
-                out.append((name, [(table[k], f"z_{name}[{k if isinstance(k, str) else int(k)!r}]") for k in keys]))
-            elif all(isinstance(k, tuple) and len(k) == 2 for k in keys):
-                out.append((name, [(table[k], f"z_{name}[{int(k[0])}][{int(k[1])}]") for k in keys]))
+            entries = []
+            for k in table:  # indexed by numbers (lists) or a board's nodes (dicts: boards.py)
+                parts = k if isinstance(k, tuple) else (k,)
+                code = "".join(f"[{x!r}]" if isinstance(x, str) else f"[{int(x)}]" for x in parts)
+                entries.append((table[k], f"z_{name}{code}"))
+            out.append((name, entries))
         return out
 
     def _slot_entries(self, counters: bool) -> list[tuple[str, list]]:

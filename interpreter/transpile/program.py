@@ -12,18 +12,24 @@ from typing import Any
 from . import runtime
 from .arithmetic import ArithmeticWriter
 from .base import Unsupported
+from .boards import BoardWriter
+from .body_kinds import BodyKindWriter
 from .choices import ChoiceWriter
 from .constants import ConstantWriter
 from .dice import DiceWriter
 from .expressions import ExpressionWriter
 from .families import FamilyWriter
 from .frames import FrameWriter
+from .listfns import ListFunctionWriter
 from .lists import ListWriter
+from .moves import MoveWriter
+from .plain_looks import PlainLooksWriter
 from .final_state import FinalStateWriter
 from .grids import GridWriter
 from .scoring import ScoringWriter
 from .sequences import SequenceWriter
 from .statements import StatementWriter
+from .table_constants import TableConstantWriter
 from .value_procs import ValueProcWriter
 
 
@@ -32,7 +38,8 @@ def namespace() -> dict:
     return {k: v for k, v in vars(runtime).items() if k.startswith("_") and not k.startswith("__")}
 
 
-class ProgramWriter(ValueProcWriter, FamilyWriter, ListWriter, FrameWriter, DiceWriter, ChoiceWriter, ScoringWriter,
+class ProgramWriter(BodyKindWriter, ValueProcWriter, TableConstantWriter, BoardWriter, ListFunctionWriter, FamilyWriter, ListWriter,
+                    FrameWriter, MoveWriter, PlainLooksWriter, DiceWriter, ChoiceWriter, ScoringWriter,
                     GridWriter, SequenceWriter, ConstantWriter, StatementWriter, ExpressionWriter, ArithmeticWriter,
                     FinalStateWriter):
     """Python source of one game for `n` players, generated from the loaded rule file."""
@@ -55,7 +62,7 @@ class ProgramWriter(ValueProcWriter, FamilyWriter, ListWriter, FrameWriter, Dice
             out.append(f"T_{name} = {value!r}\n")
         for name, values in self.attrs.items():
             out.append(f"A_{name} = {values!r}\n")
-        out.extend(self.piece_tables() + self.dice_tables() + self.grid_tables())
+        out.extend(self.piece_tables() + self.dice_tables() + self.grid_tables() + self.board_tables())
         for comp in sorted({s["kind"] for s in self.lay.static}):
             out.append(f"P_{comp} = {[i for i, s in enumerate(self.lay.static) if s['kind'] == comp]!r}\n")
         out.append(f"_ALIKE = {self.lookalikes()!r}\n_ALIKES = frozenset(_ALIKE)\n")
@@ -133,6 +140,11 @@ class ProgramWriter(ValueProcWriter, FamilyWriter, ListWriter, FrameWriter, Dice
             if fam is not None and fam.grid is not None:
                 self.grid_zone_state(name, table)  # grids.py
             keys = list(table)
+            keyed = self.keyed_zones(name, table)  # boards.py: indexed by a board's nodes
+            if keyed is not None:
+                self.emit(1, f"z_{name} = {keyed}")
+                every.extend(self.zone_codes(name))
+                continue
             init = lambda key: list(map(int, lay.initial_zones[table[key]]))  # noqa: E731
             if keys == [()]:
                 self.emit(1, f"z_{name} = {init(())!r}")
@@ -162,3 +174,5 @@ class ProgramWriter(ValueProcWriter, FamilyWriter, ListWriter, FrameWriter, Dice
         self.emit(1, f"for _z in [{', '.join(every)}]:")
         self.emit(2, "for _pc in _z:")
         self.emit(3, "loc[_pc] = _z")
+        if self.uses_zone_index:  # boards.py: zone_index reads each zone list's index here
+            self.emit(1, self.zone_keys()[0])

@@ -370,6 +370,93 @@ def _as_piece_list(x):
     return [x] if type(x) is int else list(x)
 
 
+# ---------------------------------------------------------------- boards and lists (boards.py, listfns.py)
+from collections import deque as _deque  # noqa: E402
+from ..builtins.core import _SCALARS as _SORT_SCALARS, _sortable  # noqa: E402
+
+
+def _reach(adj, edges, start, steps, blocked_node, blocked_edge):
+    """graph.reach over a board's constants: nodes within `steps` moves, nearest first."""
+    if start not in adj:
+        raise KeyError(f"no node {start!r}")
+    dist = {start: 0}
+    order = [start]
+    queue = _deque(order)
+    while queue:
+        n = queue.popleft()
+        d = dist[n]
+        if d >= steps:
+            continue
+        for m in adj[n]:
+            if m in dist:
+                continue
+            if blocked_edge is not None and blocked_edge(edges[(n, m)]):
+                continue
+            if blocked_node is not None and blocked_node(m):
+                continue
+            dist[m] = d + 1
+            order.append(m)
+            queue.append(m)
+    return order
+
+
+def _sort_by(xs, f, desc):
+    """builtins.core.sort with `desc` over a plain list (f once per element, in order; stable)."""
+    seq = xs if type(xs) is list else _listed(xs)  # read, never changed
+    keys = seq if f is None else list(map(f, seq))
+    if set(map(type, keys)) <= _SORT_SCALARS:
+        order = sorted(range(len(seq)), key=keys.__getitem__, reverse=bool(desc))
+    else:
+        order = sorted(range(len(seq)), key=lambda i: _sortable(keys[i]), reverse=bool(desc))
+    return list(map(seq.__getitem__, order))
+
+
+def _plain_options(cands, who, ps, plain):
+    """_piece_options where every candidate shows its face to `who` and is either its own
+    option (in an ordered zone, or alone of its kind) or plain (plain_looks.py: plain[v] its
+    item's key number, its face the starting one, seen by nobody in particular): the first
+    candidate of each (zone, item). None when some candidate is neither (the caller then asks
+    _piece_options)."""
+    loc, zi, face, seen, up0, singular, hkey, vkey, dyn = ps
+    if cands and seen is None:  # the usual case first: one unordered zone, plain pieces face up
+        z = loc[cands[0]]
+        ordered, vis_up, vis_down, owner = zi[id(z)]
+        if not ordered and (vis_up == "all" or (vis_up == "owner" and owner == who)):
+            options, keys = [], set()
+            for v in cands:
+                k = plain[v]
+                if k is None or singular[v] or face[v] is not None or not up0[v] or loc[v] is not z:
+                    break
+                if k not in keys:
+                    keys.add(k)
+                    options.append(v)
+            else:
+                return options
+    options, keys = [], set()
+    last = None
+    for v in cands:
+        z = loc[v]
+        if z is not last:
+            last = z
+            ordered, vis_up, vis_down, owner = zi[id(z)]
+            up_seen = vis_up == "all" or (vis_up == "owner" and owner == who)
+            down_seen = vis_down == "all" or (vis_down == "owner" and owner == who)
+        f = face[v]
+        if not (up_seen if (up0[v] if f is None else f) else down_seen):
+            return None
+        if ordered or singular[v]:
+            key = v
+        else:
+            k = plain[v]
+            if k is None or f is not None or (seen is not None and seen[v] is not None):
+                return None
+            key = (id(z), k)
+        if key not in keys:
+            keys.add(key)
+            options.append(v)
+    return options
+
+
 # ---------------------------------------------------------------- lists (transpile/lists.py)
 from ..budget import METER as _METER  # noqa: E402
 from ..builtins.core import get as _get_of, sort as _sort_of  # noqa: E402

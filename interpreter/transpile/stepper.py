@@ -160,6 +160,8 @@ class StepperWriter(ProgramWriter):
     def _stepper_source(self) -> str:
         if any(f.grid is not None for f in self.d.zones.values()):  # grids.py's cells are not copied here
             raise self.unsupported("grid zones in the resumable form")
+        if self.uses_zone_index:  # boards.py's ZK is keyed by the ids of zone lists a copy replaces
+            raise self.unsupported("zone_index in a resumable program")
         final = self.L.procs.get("scoring:final") or []
         if any(map(self.stops, final)):
             raise self.unsupported("a decision in scoring.final")

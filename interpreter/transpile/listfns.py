@@ -1,0 +1,58 @@
+"""List and map builtins in generated programs beside lists.py's: `sort(…, desc=…)`, `keys`
+(runtime._sort_by: the engine's sort without the engine's state, what it reads being plain), a
+sort by a fixed piece attribute without a lambda, and `first` of a plain read written in place."""
+from __future__ import annotations
+
+import re
+
+from .. import ast
+from .piece_kinds import PieceKindWriter, element
+
+# a name read through constant or plain-name subscripts (z_hand[p_3], T_x['a']): no effect and
+# cheap, so written twice where a helper's call would cost more
+_READ = re.compile(r"^[A-Za-z_]\w*(\[(?:[A-Za-z_]\w*|-?\d+|'[^'\[\]]*')\])*$")
+_ATTR_READ = re.compile(r"^(A_\w+)\[([A-Za-z_]\w*)\]$")  # a fixed piece attribute of one name
+
+
+class ListFunctionWriter(PieceKindWriter):
+    """`sort` with `desc`, `keys`, `first` (see the module docstring)."""
+
+    def each(self, seq: ast.Node, fn: ast.Node, env: dict) -> tuple[str, str]:
+        """(variable, body) of a `x => body` applied to the elements of `seq` (whose kind the
+        variable takes)."""
+        self._pending = (fn.param, element(self.kind(seq, env))) if isinstance(fn, ast.Lambda) else None
+        try:
+            return self.lam(fn, env)
+        finally:
+            self._pending = None
+
+    def builtin(self, name: str, args: list, env: dict, n: ast.Node) -> str:
+        if name == "sort" and len(args) in (1, 2) and n.kwargs and set(n.kwargs) <= {"desc"}:
+            desc = self.expr(n.kwargs["desc"], env)
+            if len(args) == 1:
+                return f"_sort_by({self.expr(args[0], env)}, None, {desc})"
+            var, body = self.each(args[0], args[1], env)
+            return f"_sort_by({self.expr(args[0], env)}, {self.key_code(var, body)}, {desc})"
+        if name == "sort" and len(args) == 2 and not n.kwargs:  # lists.py's, its key without a lambda if it can
+            var, body = self.each(args[0], args[1], env)
+            read = _ATTR_READ.match(body)
+            if read and read.group(2) == var:
+                return f"_sort({self.expr(args[0], env)}, {read.group(1)}.__getitem__)"
+        if name in ("first", "top") and len(args) == 1 and not n.kwargs:
+            seq = self.expr(args[0], env)
+            return f"({seq}[0] if {seq} else None)" if _READ.match(seq) else f"_first({seq})"
+        if name == "keys" and len(args) == 1 and not n.kwargs:
+            return f"list({self.expr(args[0], env)})"
+        return super().builtin(name, args, env, n)
+
+    def e_Call(self, n, env):
+        if (isinstance(n.func, ast.Name) and n.func.id == "sort" and n.kwargs and n.func.id not in env
+                and n.func.id not in self.d.functions):  # `desc`: here (the expression writer refuses names)
+            return self.builtin(n.func.id, n.args, env, n)
+        return super().e_Call(n, env)
+
+    @staticmethod
+    def key_code(var: str, body: str) -> str:
+        """A sort key: a fixed piece attribute's list's __getitem__, or a lambda."""
+        read = _ATTR_READ.match(body)
+        return f"{read.group(1)}.__getitem__" if read and read.group(2) == var else f"lambda {var}: {body}"

@@ -1,0 +1,33 @@
+"""Choices among pieces, quicker where every candidate shows its face to the chooser and is
+either its own option (in an ordered zone, or alone of its kind) or plain: a piece whose look
+is its item alone (no changing attribute, its starting face, seen by nobody in particular).
+A plain piece's look is (its zone, its item's key): the options are the first candidate of
+each (runtime._plain_options), the same as looks.py's runtime._piece_options gives; a
+candidate that is neither sends the whole choice there (and so do no candidates: an empty list
+either way).
+
+PLAIN, a module constant: each piece's visible key number (looks.py's VKEY) when its component
+has no changing attribute, else None."""
+from __future__ import annotations
+
+from typing import Any
+
+from .looks import LooksWriter, _numbered
+
+
+class PlainLooksWriter(LooksWriter):
+    """Options among plain pieces (see the module docstring)."""
+
+    def piece_tables(self) -> list[str]:
+        out = super().piece_tables()
+        if not self.looks:
+            return out
+        vkey = _numbered(self.lay.visible_key)
+        plain = [None if self.d.components[s["kind"]].mutable else vkey[i] for i, s in enumerate(self.lay.static)]
+        return out + [f"PLAIN = {plain!r}\n"]
+
+    def options_code(self, candidates: str, kind: Any, who: str, n) -> str:
+        code = super().options_code(candidates, kind, who, n)
+        if code.startswith("_piece_options("):
+            return f"(_plain_options({candidates}, {who}, PS, PLAIN) or {code})"
+        return code
