@@ -26,7 +26,7 @@ class ProcedureWriter(PieceKindWriter):
         if any(r.value is not None for r in returns):
             raise self.unsupported(f"`return` with a value in the procedure {fn.name} (called as a statement)",
                                    call)
-        in_loop = _returns_in_loops(stmts)
+        in_loop = returns_in_loops(stmts)
         self.emit(depth, "try:" if in_loop else "while True:")
         self.returns.append("raise _Return" if in_loop else "break")
         try:
@@ -40,17 +40,23 @@ class ProcedureWriter(PieceKindWriter):
 
     def _inline_bound(self, fn, call, env, depth, stmts) -> None:
         """StatementWriter.inline_proc's binding of arguments, with their kinds recorded."""
-        kinds = [self.kind(arg, env) for arg in call.args]
-        inner = self.proc_arguments(fn, call, env, depth)
-        for param, kind in zip(fn.params, kinds):
-            code = inner[param]
-            if code.isidentifier() and not code.startswith(("c_", "v_", "z_", "_PLAYERS")):
-                self.bind_kind(code, kind, call)
+        inner = self.bound_arguments(fn, call, env, depth)
         self.inlining.append(fn.proc.name)
         try:
             self.block(stmts, inner, depth, inner.get("player"))
         finally:
             self.inlining.pop()
+
+    def bound_arguments(self, fn, call, env: dict, depth: int, guard: str | None = None) -> dict:
+        """proc_arguments (statements.py), the kinds of the arguments recorded for the
+        parameters' names (what a choice among them offers depends on it)."""
+        kinds = [self.kind(arg, env) for arg in call.args]
+        inner = self.proc_arguments(fn, call, env, depth, guard)
+        for param, kind in zip(fn.params, kinds):
+            code = inner[param]
+            if code.isidentifier() and not code.startswith(("c_", "v_", "z_", "_PLAYERS")):
+                self.bind_kind(code, kind, call)
+        return inner
 
     def s_Return(self, n, env, depth, chooser):
         if not self.returns:
@@ -74,7 +80,7 @@ class ProcedureWriter(PieceKindWriter):
             self.inlining.pop()
 
 
-def _returns_in_loops(stmts: list) -> bool:
+def returns_in_loops(stmts: list) -> bool:
     """Whether some `return` of these statements sits inside a loop of theirs."""
     for s in ast.walk(stmts):
         if isinstance(s, (ast.For, ast.While, ast.Repeat)):

@@ -45,12 +45,20 @@ zones, counters and variables keyed as final_state.py's export (compare.state_di
 it), ``RNG`` and ``LOC`` are the slots of the Rng and of ``loc`` (piece -> its zone's list),
 ``SLOTS`` every object's slot by its name (``M_value``: the dice's values, …).
 
+A simultaneous block with decisions is played chooser after chooser in seat order, every pick
+of one chooser before the next chooser's block starts: the order in which the engine asks its
+lowest waiting seat (RandomPlayout; an engine driven by ``st[SEAT]``), right while the blocks
+touch no one else's state. The engine asks a choice of several
+there in another order when driven otherwise (simulate: one pick of each waiting chooser per
+pass); worlds.reach replays such a history reordered inside the block (``BLOCK_SITES``: the
+decision sites inside a block).
+
+A `return` in a procedure holding decisions leaves a one-pass loop around its inlined body (or
+raises `_Return` out of a loop or block of the procedure), as procedures.py; a `choose` of a
+name the procedure bound before writes the earlier name back, as frames.py.
+
 What the straight writer covers minus what cannot stop: an optional perform and `where` on a
-perform (refused), a decision inside the `scoring.final` block (refused). A simultaneous block
-is played block by block in seat order, each player's picks (a choice of several too) to the
-end of its block: the engine's order when the lowest waiting seat is asked first (RandomPlayout,
-the searches' playouts); the engine asks a choice of several in an order that depends on who
-drives the game, and a history in another order is not replayed (worlds.reach says None).
+perform (refused), a decision inside the `scoring.final` block (refused).
 Grid zones' cells and GPOS (grids.py) are among the state's objects, copied by clone; the
 value-giving procedures (value_procs.py) are nested in the generator, over its own state.
 """
@@ -63,6 +71,7 @@ from .. import ast
 from . import stepper_runtime
 from .base import Unsupported
 from .piece_kinds import element
+from .procedures import returns_in_loops
 from .program import ProgramWriter, namespace
 from .rulefile import RuleFile
 
@@ -83,6 +92,7 @@ class StepperWriter(ProgramWriter):
         self.frames: dict[int, list] = {}  # each decision site's live locals
         self.rule_names: dict[str, str] = {}  # a live local -> the rule file's name it holds
         self.sole = False  # the statement being written is the last decision of such a block
+        self.block_sites: set[int] = set()  # the decision sites inside a simultaneous block
 
     def fresh(self, stem: str) -> str:
         name = super().fresh(stem)
@@ -212,6 +222,7 @@ class StepperWriter(ProgramWriter):
         named = [tuple(self.rule_names.get(v) for v in self.frames[i]) for i in range(1, self.sites + 1)]
         out.append(f"_FRAME_RULE_NAMES = {[None] + named!r}  # None: the program's own\n")
         out.append(f"_SCALARS = {tuple(scalars)!r}\n")
+        out.append(f"BLOCK_SITES = frozenset({sorted(self.block_sites)!r})\n")
         if self.refused:
             raise self.refused[0]
         out.append(self.api(run, objects))
@@ -259,7 +270,11 @@ class StepperWriter(ProgramWriter):
             if not name.startswith("z_"):
                 continue
             shape = self.zone_shape(name[2:])
-            if not shape:
+            named = list(self.lay.zone_index[name[2:]])
+            if named != [()] and all(isinstance(key, str) for key in named):  # a dict by names
+                flat.append(f"*st[{i}].values()")
+                parts.append(f"    new[{i}] = dict(zip(st[{i}], zs[{k}:{k + len(named)}]))")
+            elif not shape:
                 flat.append(f"st[{i}]")
                 parts.append(f"    new[{i}] = zs[{k}]")
             elif len(shape) == 1:
@@ -405,10 +420,11 @@ class StepperWriter(ProgramWriter):
     def s_Choose(self, n, env, depth, chooser):
         """As looks.py's: the options made by `offer` for the chooser chooser_of names (the
         engine's options among pieces that may look alike), the chosen name keeping the kind
-        of what it was chosen from."""
+        of what it was chosen from; a name the procedure bound before is written back to
+        (frames.py)."""
+        earlier = self._own(n.var, env)
         self.plain_prompt(n)
         kind = self.rely(n.source, env)
-        earlier = self._own(n.var, env)  # frames.py: a name the procedure bound before
         outer, self.offering = self.offering, [kind, n, None]
         try:
             if n.count != "one":
@@ -418,8 +434,8 @@ class StepperWriter(ProgramWriter):
         finally:
             self.offering = outer
         self.bind_kind(env[n.var], element(kind) if n.count == "one" else kind)
-        if earlier is not None:
-            self.emit(depth, "if not pc:")  # written back once answered (not when resuming later)
+        if earlier is not None:  # only once the choice is made (not when resuming past it)
+            self.emit(depth, "if not pc:")
         self._rebound(n.var, env, earlier, depth + 1)
 
     def choose_one_stops(self, n: ast.Choose, env: dict, depth: int, chooser: Any) -> None:
@@ -443,8 +459,7 @@ class StepperWriter(ProgramWriter):
     def several_stops(self, n: ast.Choose, env: dict, depth: int, chooser: Any) -> None:
         """A choice of several as choices.py's `several` writes it (one pick per decision, `done`
         once enough are picked), each pick a stop: the candidates, bounds and picks so far are
-        live locals. In a simultaneous block the player's picks come one after the other, its
-        block played to its end before the next player's (s_Simultaneous)."""
+        live locals."""
         sole = self.sole
         self.emit(depth, "if not pc:")
         cands = self.candidates(n, env, depth + 1)
@@ -563,14 +578,14 @@ class StepperWriter(ProgramWriter):
     def s_Simultaneous(self, n, env, depth, chooser):
         if not self.stops(n):
             return super().s_Simultaneous(n, env, depth, chooser)
-        # each chooser's block to its end in seat order, the loop variable choosing: the
-        # engine's order when the lowest waiting seat is asked first (State.current_players()[0]:
-        # RandomPlayout, MctsAgent's playouts); a history in another order (simulate's passes,
-        # with several picks each) is not replayed here (worlds.reach: the engine searches)
+        # each chooser in seat order, the loop variable choosing, every pick of one chooser
+        # before the next's (the order in which the lowest waiting seat is asked)
+        since = self.sites
         self.sequential_block = True
         self.loop(f"sorted({self.expr(n.iter, env)})", n.var, n.body, env, depth, chooser, True,
                   element(self.kind(n.iter, env)))
         self.sequential_block = False
+        self.block_sites.update(range(since + 1, self.sites + 1))
 
     def s_Repeat(self, n, env, depth, chooser):
         if not self.stops(n):
@@ -583,9 +598,29 @@ class StepperWriter(ProgramWriter):
             return super().s_ExprStmt(n, env, depth, chooser)
         call = n.expr
         stmts = self.L.procs[fn.proc.name]
-        if any(isinstance(s, ast.Return) for s in ast.walk(stmts)):
-            raise self.unsupported(f"`return` in the procedure {fn.name}", call)
-        inner = self.proc_arguments(fn, call, env, depth, guard="if not pc:")
+        returns = [s for s in ast.walk(stmts) if isinstance(s, ast.Return)]
+        if any(r.value is not None for r in returns):
+            raise self.unsupported(f"`return` with a value in the procedure {fn.name}", call)
+        if not returns:
+            return self._inline_stops(fn, call, env, depth, stmts)
+        # as procedures.py: a one-pass loop left by `break`, or (a return inside a loop of the
+        # procedure) `_Return` caught around the body; entered unconditionally, so a copy
+        # resuming inside walks down to its decision, and one resuming elsewhere passes through
+        in_loop = returns_in_loops(stmts) or _returns_in_blocks(stmts)  # a block is a loop here
+        self.emit(depth, "try:" if in_loop else "while True:")
+        self.returns.append("raise _Return" if in_loop else "break")
+        try:
+            self._inline_stops(fn, call, env, depth + 1, stmts)
+        finally:
+            self.returns.pop()
+        self.emit(depth + 1, "pass" if in_loop else "break")
+        if in_loop:
+            self.emit(depth, "except _Return:")
+            self.emit(depth + 1, "pass")
+
+    def _inline_stops(self, fn: Any, call: ast.Call, env: dict, depth: int, stmts: list) -> None:
+        """A procedure body holding decisions, inlined: its arguments computed when running."""
+        inner = self.bound_arguments(fn, call, env, depth, guard="if not pc:")
         self.outer.append(self.live(env))
         self.inlining.append(fn.proc.name)
         self.block(stmts, inner, depth, inner.get("player"))
@@ -646,6 +681,12 @@ def _plain(st):
 '''
 
 
+def _returns_in_blocks(stmts: list) -> bool:
+    """Whether some `return` of these statements sits inside a simultaneous block of theirs."""
+    return any(isinstance(r, ast.Return) for s in ast.walk(stmts) if isinstance(s, ast.Simultaneous)
+               for r in ast.walk(s.body))
+
+
 def _merge_guards(lines: list[str]) -> list[str]:
     """Two `if not pc:` blocks in a row at one depth become one (fewer tests per run)."""
     out: list[str] = []
@@ -692,6 +733,7 @@ class Stepper:
         self.export: Callable[[list], dict] = names["export"]  # as final_state.py's export
         self.frames: list = names["_FRAMES"]  # per decision site, the names of its live locals
         self.frame_rule_names: list = names["_FRAME_RULE_NAMES"]  # ... the rule file's names they hold
+        self.block_sites: frozenset = names["BLOCK_SITES"]  # the decision sites inside a simultaneous block
         self.scalars: tuple = names["_SCALARS"]  # the names of st[FRAME + 1:], in order
         self.shapes: list | None = names.get("SHAPE")  # per piece, its cells from where it is put (grids)
         self.source = names.get("__source__", "")

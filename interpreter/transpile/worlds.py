@@ -6,7 +6,8 @@ look-alike places, rolls hidden dice again and reseeds the Rng. Here the same wo
 as stepper states, so that a playout runs at the generated program's speed:
 
 - `reach(m, S, player)`: the stepper at S's decision, once per decision: ``new(S.seed)`` and S's
-  history replayed (each decision's seat checked), then the seat, the options and the whole
+  history replayed (each decision's seat checked; inside a simultaneous block reordered to the
+  stepper's order, `replayed`), then the seat, the options and the whole
   state (Rng, every zone in order, counters, plain variables: compare.state_difference on the
   stepper's export; the pieces' changing attributes) compared with S. None where they part (a
   state arranged by hand).
@@ -98,10 +99,8 @@ def plays_the_engines(m: Stepper, entry: str, overlays: list, players: int, opti
 def reach(m: Stepper, S: Any, player: int) -> list | None:
     """The stepper state at S's decision for `player`, or None if it is not the engine's."""
     st = m.new(S.seed)
-    for author, index in S.history:
-        if m.over(st) or m.seat(st) != author or not 0 <= index < len(m.options(st)):
-            return None
-        m.apply(st, index)
+    if not replayed(m, st, S.history):
+        return None
     if m.over(st) or m.seat(st) != player:
         return None
     pending = waiting(S).get(player)
@@ -110,6 +109,38 @@ def reach(m: Stepper, S: Any, player: int) -> list | None:
     if state_difference(S, m.export(st)) is not None or not same_attributes(m, S, st):
         return None
     return st
+
+
+def replayed(m: Stepper, st: list, history: list) -> bool:
+    """Whether `history` ([author, index] each) replays on `st` (applied in place). Inside a
+    simultaneous block the stepper asks one chooser's picks in a row, lowest seat first; an
+    engine driven otherwise interleaves them (one pick of each waiting chooser per pass): there
+    the next pick of the seat asked is taken from further on, over picks of higher seats only
+    (those the stepper asks once this seat's block is done). Outside a block, strictly in order."""
+    todo = [tuple(h) for h in history]
+    k = 0  # todo[:k] applied or taken out of order (None)
+    while k < len(todo):
+        if todo[k] is None:
+            k += 1
+            continue
+        if m.over(st):
+            return False
+        seat, j = m.seat(st), k
+        if todo[k][0] != seat:
+            if st[0] not in m.block_sites:
+                return False
+            while j < len(todo) and (todo[j] is None or todo[j][0] != seat):
+                if todo[j] is not None and todo[j][0] < seat:
+                    return False
+                j += 1
+            if j == len(todo):
+                return False
+        index = todo[j][1]
+        if not 0 <= index < len(m.options(st)):
+            return False
+        m.apply(st, index)
+        todo[j] = None
+    return True
 
 
 def hidden_rolls(S: Any, player: int) -> list[tuple[int, list]]:
