@@ -62,11 +62,15 @@ def reach(S, board, start, steps, blocked_node=None, blocked_edge=None):
     moves of start (start included), nearest first; a move never crosses an edge whose
     blocked_edge(e) holds nor enters a node whose blocked_node(n) holds (start itself is not tested)."""
     b = _board(S, board)
-    start = _node(b, start)
+    return reach_order(b.adj, b.edges, _node(b, start), steps, blocked_node, blocked_edge)
+
+
+def reach_order(adj: dict, edges: dict, start, steps: int, blocked_node=None, blocked_edge=None) -> list:
+    """reach's breadth-first walk over plain maps (node -> neighbours, (a, b) -> edge attributes):
+    also what generated programs call with a board's module constants."""
     dist = {start: 0}
     order = [start]
     queue = deque([start])
-    adj, edges_ = b.adj, b.edges
     while queue:
         n = queue.popleft()
         d = dist[n]
@@ -75,7 +79,7 @@ def reach(S, board, start, steps, blocked_node=None, blocked_edge=None):
         for m in adj[n]:
             if m in dist:
                 continue
-            if blocked_edge is not None and blocked_edge(edges_[(n, m)]):
+            if blocked_edge is not None and blocked_edge(edges[(n, m)]):
                 continue
             if blocked_node is not None and blocked_node(m):
                 continue

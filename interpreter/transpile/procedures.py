@@ -26,11 +26,17 @@ class ProcedureWriter(PieceKindWriter):
         if any(r.value is not None for r in returns):
             raise self.unsupported(f"`return` with a value in the procedure {fn.name} (called as a statement)",
                                    call)
-        in_loop = returns_in_loops(stmts)
+        self.left_by_return(returns_in_loops(stmts), depth,
+                            lambda: self._inline_bound(fn, call, env, depth + 1, stmts))
+
+    def left_by_return(self, in_loop: bool, depth: int, write_body) -> None:
+        """An inlined body that a `return` leaves: a one-pass loop left by `break`, or (a return
+        inside a loop of the procedure) `_Return` raised and caught around the body.
+        `write_body()` writes the body one level deeper."""
         self.emit(depth, "try:" if in_loop else "while True:")
         self.returns.append("raise _Return" if in_loop else "break")
         try:
-            self._inline_bound(fn, call, env, depth + 1, stmts)
+            write_body()
         finally:
             self.returns.pop()
         self.emit(depth + 1, "pass" if in_loop else "break")

@@ -371,7 +371,7 @@ def _as_piece_list(x):
 
 
 # ---------------------------------------------------------------- boards and lists (boards.py, listfns.py)
-from collections import deque as _deque  # noqa: E402
+from ..builtins.graph import reach_order as _reach_order  # noqa: E402
 from ..builtins.core import _SCALARS as _SORT_SCALARS, _sortable  # noqa: E402
 
 
@@ -379,25 +379,7 @@ def _reach(adj, edges, start, steps, blocked_node, blocked_edge):
     """graph.reach over a board's constants: nodes within `steps` moves, nearest first."""
     if start not in adj:
         raise KeyError(f"no node {start!r}")
-    dist = {start: 0}
-    order = [start]
-    queue = _deque(order)
-    while queue:
-        n = queue.popleft()
-        d = dist[n]
-        if d >= steps:
-            continue
-        for m in adj[n]:
-            if m in dist:
-                continue
-            if blocked_edge is not None and blocked_edge(edges[(n, m)]):
-                continue
-            if blocked_node is not None and blocked_node(m):
-                continue
-            dist[m] = d + 1
-            order.append(m)
-            queue.append(m)
-    return order
+    return _reach_order(adj, edges, start, steps, blocked_node, blocked_edge)
 
 
 def _sort_by(xs, f, desc):

@@ -603,20 +603,10 @@ class StepperWriter(ProgramWriter):
             raise self.unsupported(f"`return` with a value in the procedure {fn.name}", call)
         if not returns:
             return self._inline_stops(fn, call, env, depth, stmts)
-        # as procedures.py: a one-pass loop left by `break`, or (a return inside a loop of the
-        # procedure) `_Return` caught around the body; entered unconditionally, so a copy
-        # resuming inside walks down to its decision, and one resuming elsewhere passes through
+        # entered unconditionally, so a copy resuming inside walks down to its decision, and one
+        # resuming elsewhere passes through
         in_loop = returns_in_loops(stmts) or _returns_in_blocks(stmts)  # a block is a loop here
-        self.emit(depth, "try:" if in_loop else "while True:")
-        self.returns.append("raise _Return" if in_loop else "break")
-        try:
-            self._inline_stops(fn, call, env, depth + 1, stmts)
-        finally:
-            self.returns.pop()
-        self.emit(depth + 1, "pass" if in_loop else "break")
-        if in_loop:
-            self.emit(depth, "except _Return:")
-            self.emit(depth + 1, "pass")
+        self.left_by_return(in_loop, depth, lambda: self._inline_stops(fn, call, env, depth + 1, stmts))
 
     def _inline_stops(self, fn: Any, call: ast.Call, env: dict, depth: int, stmts: list) -> None:
         """A procedure body holding decisions, inlined: its arguments computed when running."""
