@@ -22,7 +22,7 @@ _GAMES: dict = {}  # per worker process: (file, variants, coverage) -> (Game, co
 _LOG = logging.getLogger("rulebook.simulate")
 _GIVEN_UP: dict = {}  # per worker process: arm -> consecutive games its generated program failed
 GIVE_UP = 5  # after this many in a row, the engine plays the arm's games in this process
-_SPECS: dict = {}  # agent kind as written -> its parsed spec (parsing it again for every game cost ~5 % of a Kuhn game)
+_SPECS: dict = {}  # agent kind as written -> its parsed spec (parsing it again for every game cost ~5 % of a small game)
 
 
 class GameTimeout(BaseException):

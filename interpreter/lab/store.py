@@ -85,7 +85,7 @@ class ResultsFile:
     def _write(self, *data: dict) -> None:
         self.handle.write("".join(_encode(d) + "\n" for d in data))
         now = time.monotonic()
-        if now - self._flushed >= FLUSH_EVERY:  # a system call per game would cost more than a Kuhn game
+        if now - self._flushed >= FLUSH_EVERY:  # a system call per game would cost more than a whole small game
             self._flushed = now
             self.handle.flush()
 

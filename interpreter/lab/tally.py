@@ -3,7 +3,7 @@
 Memory does not grow with the number of games: counts, running means and histograms of
 distinct values only (and the first few failed games in full; all are in the results file).
 
-Games of a simulation repeat the same few outcomes (Kuhn poker has about a dozen): `add` only
+Games of a simulation repeat the same few outcomes (a small card game has about a dozen): `add` only
 counts each distinct outcome (scores, winners, length, end reason, agents, options seen), and
 the counts are folded into the aggregates, each outcome once with its weight, when a summary is
 asked for or FOLD_AT distinct outcomes are waiting. That keeps the bookkeeping of a game to a
