@@ -106,3 +106,23 @@ def _plain(value: Any) -> bool:
     if isinstance(value, list):
         return all(_plain(v) for v in value)
     return value is None or (isinstance(value, (int, float, str)) and not isinstance(value, ZoneRef))
+
+
+def differing_seeds(path: Any, players: int, options: dict | None, seeds: range, variants: tuple = ()) -> list:
+    """The seeds whose generated game differs from the engine's, with where they part: options
+    at every decision, decisions, returns, winners, then the final state (the tests' check)."""
+    from ..game import Game
+    from . import load_program
+    from .rulefile import RuleFile
+
+    game = Game.load(path, variants=variants)
+    options = game.resolve_options(options or {})
+    play = load_program(RuleFile(path, variants), players, options)
+    out = []
+    for seed in seeds:
+        engine = engine_trace(game, players, options, seed, with_state=True)
+        fast = fast_trace(play, players, seed, with_state=True)
+        difference = first_difference(engine, fast) or state_difference(engine.state, fast.state)
+        if difference is not None:
+            out.append((seed, difference))
+    return out

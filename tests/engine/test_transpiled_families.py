@@ -12,28 +12,15 @@ from pathlib import Path
 import pytest
 
 from interpreter.game import Game
-from interpreter.transpile import RuleFile, Unsupported, load_program, transpile
-from interpreter.transpile.compare import engine_trace, fast_trace, first_difference, state_difference
+from interpreter.transpile import Unsupported, load_program, transpile
+from interpreter.transpile.compare import differing_seeds, engine_trace, fast_trace
 
 ROOT = Path(__file__).resolve().parents[2]
 DOGS_DAY = ROOT / "rules" / "dogs_day" / "game.yaml"
 CROWDED = ROOT / "rules" / "dogs_day" / "variants" / "crowded_prison.yaml"
 
 
-def differences(path: Path, players: int, options: dict | None, seeds: range, variants: tuple = ()) -> list:
-    """The seeds whose generated game differs from the engine's (decisions, options offered,
-    returns, winners, final state), with where they part."""
-    game = Game.load(path, variants=variants)
-    options = game.resolve_options(options or {})
-    play = load_program(RuleFile(path, variants), players, options)
-    out = []
-    for seed in seeds:
-        engine = engine_trace(game, players, options, seed, with_state=True)
-        fast = fast_trace(play, players, seed, with_state=True)
-        difference = first_difference(engine, fast) or state_difference(engine.state, fast.state)
-        if difference is not None:
-            out.append((seed, difference))
-    return out
+differences = differing_seeds  # the seeds whose game or final state differs, with where
 
 
 # ---------------------------------------------------------------- Dogs' Day

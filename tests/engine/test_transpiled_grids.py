@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from interpreter.game import Game
-from interpreter.transpile import RuleFile, Unsupported, load_program, transpile
-from interpreter.transpile.compare import engine_trace, fast_trace, first_difference, state_difference
+from interpreter.transpile import Unsupported, transpile
+from interpreter.transpile.compare import differing_seeds
 
 ROOT = Path(__file__).resolve().parents[2]
 BTC = ROOT / "rules" / "between_two_cities" / "game.yaml"
@@ -22,19 +22,7 @@ PARK_LOVERS = ROOT / "rules" / "between_two_cities" / "variants" / "park_lovers.
 CAPITALS = ROOT / "rules" / "between_two_cities" / "capitals.yaml"
 
 
-def differences(path: Path, players: int, options: dict, seeds: range, variants: tuple = ()) -> list:
-    """The seeds whose generated game (or final state) differs from the engine's, with where."""
-    game = Game.load(path, variants=variants)
-    options = game.resolve_options(options)
-    play = load_program(RuleFile(path, variants), players, options)
-    out = []
-    for seed in seeds:
-        engine = engine_trace(game, players, options, seed, with_state=True)
-        fast = fast_trace(play, players, seed, with_state=True)
-        difference = first_difference(engine, fast) or state_difference(engine.state, fast.state)
-        if difference is not None:
-            out.append((seed, difference))
-    return out
+differences = differing_seeds  # the seeds whose game or final state differs, with where
 
 
 CONFIGS = ([(BTC, n, {}, ()) for n in range(3, 8)] + [(BTC, n, {}, (PARK_LOVERS,)) for n in (3, 7)]
