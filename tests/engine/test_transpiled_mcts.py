@@ -19,6 +19,7 @@ from interpreter.game import Game
 from interpreter.threads import waiting
 from interpreter.transpile.compare import state_difference
 from interpreter.transpile.worlds import StepperWorlds, stepper_for
+from tests.agents.games import BAD_DRAW, load
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIGS = [("kuhn_poker", 2, {}), ("tic_tac_toe", 2, {}), ("chicago_poker", 4, {"no_special_cards": True}),
@@ -171,31 +172,7 @@ def test_an_iteration_the_stepper_fails_is_replayed_by_the_engine(tmp_path):
     """Worlds with the bad card on top fail (nothing to choose from): the stepper's failing
     iterations are played again by the engine from the same generator state, which drops them
     as the engine-only agent does; the result and the generator afterwards are the engine's."""
-    path = tmp_path / "game.yaml"
-    path.write_text("""
-game: {id: t, name: T, players: {min: 2, max: 4}}
-components:
-  card:
-    kind: card
-    start: deck
-    items: [{id: good1, bad: 0}, {id: bad1, bad: 1}, {id: good2, bad: 0}, {id: good3, bad: 0}]
-zones:
-  deck: {ordered: true, visibility: hidden}
-  table: {}
-flow:
-  rounds: 1
-  phases:
-    - id: play
-      turns: seat
-      turn: |
-        choose k from [1, 2]
-        move top(deck) to table
-        if top(table).bad == 1:
-          choose x from [c for c in table if c.bad == 5]
-scoring:
-  score: "0"
-""", encoding="utf-8")
-    game = Game.load(path)
+    game = load(tmp_path, BAD_DRAW % {"second": "{id: bad1, bad: 1}"})
     S = game.new_game(2, seed=1)
     engine, ours = MctsAgent(40, seed=2, transpiled=False), MctsAgent(40, seed=2)
     assert engine.choose(S, 0) == ours.choose(S, 0)
