@@ -32,23 +32,6 @@ class _Capped(Exception):
     unfinished game by its heuristic: that iteration is the engine's to play)."""
 
 
-class _Unlike(Exception):
-    """The stepper offered a player other options than the engine's world has waiting."""
-
-
-def _checked(agent: Any, expected: list) -> Any:
-    """`agent`, whose first pick must be among `expected` (the engine's waiting options)."""
-    first = [True]
-
-    def checked(options: list) -> int:
-        if first[0]:
-            first[0] = False
-            if options != expected:
-                raise _Unlike
-        return agent(options)
-    return checked
-
-
 class _Ended:
     """What Evaluation reads of a finished game (over, n, winners, returns)."""
 
@@ -77,11 +60,14 @@ class StepperIterations:
         decision's engine worlds, whose Resampler is shared)."""
         if type(playout) is not RandomPlayout or playout.depth is not None or type(evaluate) is not Evaluation:
             return None
-        if engine.block is not None:  # the engine rewinds an open simultaneous block
-            return None
         try:
-            from ..transpile.worlds import StepperWorlds
-            worlds = StepperWorlds.prepare(engine.state, engine.player, engine.resampler())
+            if engine.block is not None:  # the engine rewinds an open simultaneous block
+                from ..transpile.rewinds import StepperRewinds
+                worlds = StepperRewinds.prepare(engine.state, engine.player, engine.block,
+                                                engine.block_resampler())
+            else:
+                from ..transpile.worlds import StepperWorlds
+                worlds = StepperWorlds.prepare(engine.state, engine.player, engine.resampler())
         except Exception:  # noqa: BLE001 - whatever the fast form cannot do, the engine does
             return None
         return None if worlds is None else cls(worlds, engine.state.n, playout.max_decisions)
@@ -98,12 +84,8 @@ class StepperIterations:
                 raise _Capped
             return int(draw() * len(options))
 
-        agents = [agent] * self.n
-        for seat, options in self.worlds.expected().items():
-            agents[seat] = _checked(agent, options)
-        m = self.worlds.m
-        m.rollout(world, i, agents)
-        return i, m.result(world)
+        self.worlds.play(world, i, [agent] * self.n)
+        return i, self.worlds.m.result(world)
 
     def ended(self, result: tuple) -> _Ended:
         return _Ended(self.n, result)

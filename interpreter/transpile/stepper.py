@@ -93,6 +93,7 @@ class StepperWriter(ProgramWriter):
         self.rule_names: dict[str, str] = {}  # a live local -> the rule file's name it holds
         self.sole = False  # the statement being written is the last decision of such a block
         self.block_sites: set[int] = set()  # the decision sites inside a simultaneous block
+        self.site_parts: dict[int, tuple] = {}  # site -> (the rule's position, frame indices: SITE_PARTS)
 
     def fresh(self, stem: str) -> str:
         name = super().fresh(stem)
@@ -223,6 +224,8 @@ class StepperWriter(ProgramWriter):
         out.append(f"_FRAME_RULE_NAMES = {[None] + named!r}  # None: the program's own\n")
         out.append(f"_SCALARS = {tuple(scalars)!r}\n")
         out.append(f"BLOCK_SITES = frozenset({sorted(self.block_sites)!r})\n")
+        parts = [None] + [self.site_parts.get(i) for i in range(1, self.sites + 1)]
+        out.append(f"SITE_PARTS = {parts!r}  # (position, options, candidates, picks, low, high)\n")
         if self.refused:
             raise self.refused[0]
         out.append(self.api(run, objects))
@@ -408,6 +411,14 @@ class StepperWriter(ProgramWriter):
         self.emit(depth + 1, "ans = yield")
         return site, frame
 
+    def record_parts(self, site: int, frame: list, n: Any, *names: str) -> None:
+        """SITE_PARTS[site]: the rule's position of the decision and where its frame keeps the
+        options, and for a choice of several the candidates, the picks so far and the bounds
+        (None where absent): what a search writes there to take over the engine's waiting
+        decision (transpile/adoption.py)."""
+        at = [frame.index(name) for name in names] + [None] * (5 - len(names))
+        self.site_parts[site] = (str(n.pos), *at)
+
     def resume(self, site: int, frame: list, who: str, depth: int) -> None:
         """A new generator on a list stopped at this site: the frame back; then (also after a
         yield or a rollout's agent) the answer recorded. The caller writes what it binds."""
@@ -449,6 +460,7 @@ class StepperWriter(ProgramWriter):
         if n.optional:
             self.emit(depth + 1, f"{options}.append(_PASS)")
         site, frame = self.suspend(who, options, env, depth + 1)
+        self.record_parts(site, frame, n, options)
         self.resume(site, frame, who, depth + 1)
         env[n.var] = var = self.fresh(n.var)
         self.emit(depth + 1, f"{var} = {options}[ans]")
@@ -484,6 +496,7 @@ class StepperWriter(ProgramWriter):
         self.emit(depth + 2, f"if {'True' if n.optional else f'len({var}) >= {low}'}:")
         self.emit(depth + 3, f"{options}.append(_DONE)")
         site, frame = self.suspend(who, options, inner, depth + 2)
+        self.record_parts(site, frame, n, options, cands, var, low, high)
         self.resume(site, frame, who, depth + 2)
         self.emit(depth + 2, f"{value} = {options}[ans]")
         self.emit(depth + 2, f"if {value} == _DONE or {value} == _PASS:")
@@ -510,6 +523,7 @@ class StepperWriter(ProgramWriter):
             self.emit(depth + 1, f"if {cond}:")
             self.emit(depth + 2, f"{options}.append({act.name!r})")
         site, frame = self.suspend(who, options, env, depth + 1)
+        self.record_parts(site, frame, n, options)
         self.resume(site, frame, who, depth + 1)
         name = self.fresh("action")
         self.emit(depth + 1, f"{name} = {options}[ans]")
@@ -717,6 +731,7 @@ class Stepper:
         self.plain: Callable[[list], list] = names["_plain"]  # the whole state in the list
         self.result_slot, self.history_slot = names["RESULT"], names["HISTORY"]
         self.rng_slot, self.loc_slot = names["RNG"], names["LOC"]
+        self.gen_slot: int = names["GEN"]  # the running generator, or None (st holds its whole state)
         self.slots: dict[str, int] = names["SLOTS"]  # the state's objects by name (zones, M_value, …)
         self.zone_keys: list[str] = names["ZONE_KEYS"]  # the engine's keys of zones(st)'s lists
         self.zones: Callable[[list], list] = names["zones"]  # every zone's list, by zone_keys
@@ -724,6 +739,7 @@ class Stepper:
         self.frames: list = names["_FRAMES"]  # per decision site, the names of its live locals
         self.frame_rule_names: list = names["_FRAME_RULE_NAMES"]  # ... the rule file's names they hold
         self.block_sites: frozenset = names["BLOCK_SITES"]  # the decision sites inside a simultaneous block
+        self.site_parts: list = names["SITE_PARTS"]  # per site: (position, frame indices of its parts)
         self.scalars: tuple = names["_SCALARS"]  # the names of st[FRAME + 1:], in order
         self.shapes: list | None = names.get("SHAPE")  # per piece, its cells from where it is put (grids)
         self.source = names.get("__source__", "")

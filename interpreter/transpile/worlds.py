@@ -32,9 +32,10 @@ from typing import Any
 from ..resample import Resampler
 from ..threads import waiting
 from ..values import Piece
+from .adoption import adopt, waiting_decisions
 from .compare import state_difference
 from .rulefile import RuleFile
-from .stepper import Stepper, load_stepper
+from .stepper import OPTIONS, SEAT, Stepper, load_stepper
 
 _STEPPERS: dict = {}  # (id of the definition, players, options) -> (definition, Stepper or None)
 
@@ -96,14 +97,15 @@ def plays_the_engines(m: Stepper, entry: str, overlays: list, players: int, opti
     return True
 
 
-def reach(m: Stepper, S: Any, player: int) -> list | None:
-    """The stepper state at S's decision for `player`, or None if it is not the engine's."""
+def reach(m: Stepper, S: Any, player: int | None) -> list | None:
+    """The stepper state at S's decision for `player` (None: whichever of S's waiting players
+    the stepper asks), or None if it is not the engine's."""
     st = m.new(S.seed)
     if not replayed(m, st, S.history):
         return None
-    if m.over(st) or m.seat(st) != player:
+    if m.over(st) or (player is not None and m.seat(st) != player):
         return None
-    pending = waiting(S).get(player)
+    pending = waiting(S).get(m.seat(st))
     if pending is None or list(m.options(st)) != list(pending.pending.options):
         return None
     if state_difference(S, m.export(st)) is not None or not same_attributes(m, S, st):
@@ -177,12 +179,13 @@ def grid_positions(m: Stepper, st: list) -> dict:
     return out
 
 
-def held_pieces(S: Any, pieces: set, player: int) -> list[tuple[str, Any, Any]] | None:
-    """What holds one of `pieces` in S outside zones (what resample.relabel renames there):
-    ("local" or "var", name, value) for each local of running rule code or variable that does,
-    ("pending", seat, options) for another player's waiting pick among options that do; or None
-    if one cannot be followed on the stepper (such a decision of `player`'s, one with picks
-    already made, a value that is not one piece or a flat list of pieces)."""
+def held_pieces(S: Any, pieces: set, seat: int) -> list[tuple[str, Any, Any]] | None:
+    """What holds one of `pieces` in S's variables and the locals of its running rule code (what
+    resample.relabel renames there besides zones and waiting decisions, which adoption.py takes
+    over): ("local" or "var", name, value) each; None if one cannot be followed on the stepper
+    (a value that is not one piece or a flat list of pieces). The innermost frame of a thread
+    waiting for another player than `seat` (the stepper's root) is left out: the stepper makes
+    those locals when it gets to that player, and adoption.adopt compares them there."""
     out: list = []
     for name, value in S.vars.items():
         if _holds(value, pieces):
@@ -190,17 +193,15 @@ def held_pieces(S: Any, pieces: set, player: int) -> list[tuple[str, Any, Any]] 
                 return None
             out.append(("var", name, value))
     for th in S.threads:
-        for fr in th.frames:
+        frames = th.frames
+        if th.pending is not None and int(th.pending.player) != seat:
+            frames = frames[:-1]
+        for fr in frames:
             for name, value in fr.L.items():
                 if _holds(value, pieces):
                     if not _flat(value):
                         return None
                     out.append(("local", name, value))
-        pend = th.pending
-        if pend is not None and _holds([pend.candidates, pend.options, pend.picked, pend.recipe], pieces):
-            if pend.player == player or pend.picked or pend.kind != "choose":
-                return None
-            out.append(("pending", int(pend.player), list(pend.options)))
     return out
 
 
@@ -239,8 +240,6 @@ def _followers(m: Stepper, root: list, held: list) -> tuple[list, list] | None:
     frame, in_frame, scalars = root[3], set(), set()
     zones = {id(z) for z in m.zones(root)}
     for kind, name, value in held:
-        if kind == "pending":  # checked when the stepper asks that player (StepperWorlds.expected)
-            continue
         if kind == "var":
             k = 4 + m.scalars.index("v_" + name) if "v_" + name in m.scalars else None
             if k is None or root[k] != value:
@@ -254,15 +253,20 @@ def _followers(m: Stepper, root: list, held: list) -> tuple[list, list] | None:
     return sorted(in_frame), sorted(scalars)
 
 
+class Parted(Exception):
+    """A world or a playout on the stepper parted from the engine's (the engine plays that
+    iteration: agents/transpiled.py)."""
+
+
 class StepperWorlds:
     """The engine's determinizations of one decision, as stepper states (see the module's
     docstring). Build with `prepare`, which says None where they would not be the engine's."""
 
     def __init__(self, m: Stepper, root: list, groups: list, followers: tuple[list, list], rolls: list,
-                 waiting_picks: list | None = None):
+                 waiting_now: dict):
         self.m, self.root = m, root  # root: a copy holding its whole state in the list
-        # other players' picks the engine already offered among hidden pieces: (seat, options)
-        self.waiting_picks = waiting_picks or []
+        self.waiting = waiting_now  # the engine's waiting decisions by seat (adoption.py)
+        self.todo: dict = {}  # of those, the ones the last world has not taken over yet
         self.mapping: dict = {}  # the last world's piece -> the piece now in its place
         self.groups = groups  # per look-alike group: its places (zone number, index), its pieces sorted
         self.in_frame, self.scalars = followers  # what holds a hidden piece outside zones
@@ -271,8 +275,10 @@ class StepperWorlds:
         self.values = [m.slots[name] for name in ("M_value", "D_value") if name in m.slots]
 
     @classmethod
-    def prepare(cls, S: Any, player: int, resampler: Resampler | None = None) -> "StepperWorlds | None":
-        """The worlds of S's decision for `player` (`resampler`: S's for `player`, if made)."""
+    def prepare(cls, S: Any, player: int, resampler: Resampler | None = None,
+                any_seat: bool = False) -> "StepperWorlds | None":
+        """The worlds of S's decision for `player` (`resampler`: S's for `player`, if made; with
+        `any_seat`, S may be a simultaneous block's start, the root any waiting player's stop)."""
         m = stepper_for(S)
         if m is None or S.over:
             return None
@@ -280,26 +286,29 @@ class StepperWorlds:
         if rolls and "M_value" not in m.slots:
             return None
         groups = (resampler or Resampler(S, player)).groups
-        held = held_pieces(S, {p for _, pieces in groups for p in pieces}, player)
-        root = None if held is None else reach(m, S, player)
+        root = reach(m, S, None if any_seat else player)
         if root is None:
             return None
+        held = held_pieces(S, {p for _, pieces in groups for p in pieces}, m.seat(root))
         root = m.clone(root)  # its whole state in the list
-        followers = _followers(m, root, held)
+        followers = None if held is None else _followers(m, root, held)
         number = {key: i for i, key in enumerate(m.zone_keys)}
         if followers is None or not all(str(key) in number for slots, _ in groups for key, _, _ in slots):
             return None
+        waiting_now = waiting_decisions(S)
+        if not adopt(m, m.clone(root), waiting_now[m.seat(root)], {}):
+            return None
         places = [([(number[str(key)], i, int(old)) for key, i, old in slots], [int(p) for p in pieces])
                   for slots, pieces in groups]
-        waiting_picks = [(seat, options) for kind, seat, options in held if kind == "pending"]
-        return cls(m, root, places, followers, rolls, waiting_picks)
+        return cls(m, root, places, followers, rolls, waiting_now)
 
     def sample(self, rng: random.Random) -> list:
-        """A world: the root's clone, hidden pieces swapped as the Resampler draws, Rng reseeded."""
+        """A world: the root's clone, hidden pieces swapped as the Resampler draws, Rng reseeded,
+        the root's waiting decision the engine's (the others' are taken over in `play`)."""
         world = self.m.clone(self.root)
+        mapping = self.mapping = {}
         if self.groups:
             zones, loc = self.m.zones(world), world[self.m.loc_slot]
-            mapping = self.mapping = {}
             for places, canonical in self.groups:
                 pieces = canonical[:]
                 rng.shuffle(pieces)
@@ -322,11 +331,34 @@ class StepperWorlds:
                 for values in lists:
                     values[p] = value
         world[self.m.rng_slot].state = rng.getrandbits(64)
+        todo = self.todo = dict(self.waiting)
+        if not self.adopt(world, todo.pop(self.m.seat(world))):
+            raise Parted
         return world
 
-    def expected(self) -> dict[int, list]:
-        """Per seat, the options the engine's last world offers at that player's waiting pick
-        (renamed as relabel renames them): what the stepper must offer that player first, or
-        the world is not the engine's (agents/transpiled.py checks it)."""
-        mapping = self.mapping
-        return {seat: [mapping.get(o, o) for o in options] for seat, options in self.waiting_picks}
+    def adopt(self, world: list, w: Any) -> bool:
+        """Take over the engine's waiting decision `w` at the world's stop, renamed as the last
+        world renamed its pieces (adoption.adopt)."""
+        return adopt(self.m, world, w, self.mapping)
+
+    def play(self, world: list, i: int, agents: list) -> None:
+        """The playout from the world's root pick `i`, with `agents` (``agents[seat](options) ->
+        index``): stepped while a waiting decision of the engine's is still to be taken over at
+        its player's next stop (adoption.py), then rolled out."""
+        m, todo = self.m, dict(self.todo)
+        if not todo:
+            m.rollout(world, i, agents)
+            return
+        m.apply(world, i)
+        while True:
+            if m.over(world):
+                raise Parted  # a waiting decision of the engine's was never asked
+            seat = world[SEAT]
+            w = todo.pop(seat, None)
+            if w is not None and not self.adopt(world, w):
+                raise Parted
+            ans = agents[seat](world[OPTIONS])
+            if not todo:
+                m.rollout(world, ans, agents)
+                return
+            m.apply(world, ans)
