@@ -57,7 +57,7 @@ def adopt(m: Stepper, st: list, w: Waiting, mapping: dict) -> bool:
     parts = m.site_parts[st[0]]
     if parts is None or parts[0] != w.pos:
         return False
-    _, at_options, at_cands, at_picked, at_low, at_high = parts
+    _, at_options, at_cands, at_picked, at_low, at_high, _ = parts
     if (at_cands is not None) != (w.kind == "choose_many"):
         return False
     frame = list(st[FRAME])

@@ -9,8 +9,9 @@ only if the player is then offered what it sees now (else the engine draws anoth
 the same steps on the stepper: worlds.StepperWorlds of the block's start (the root: the first
 chooser's stop, its waiting decision the engine's), each chooser's first stop taking over the
 engine's waiting decision (adoption.py), the others' picks drawn with the same `random()` calls,
-and the player's options compared with those it is offered now (the decision's labels made from
-the pieces alone, so equal options are equal labels). Anything that parts (another order, a
+and the player's options compared with those it is offered now (used only where the decision's
+labels are made from its options alone, stepper.py's SITE_PARTS: label_reads.py; so equal options
+are equal labels). Anything that parts (another order, a
 player no longer asked, other options) raises worlds.Parted: the engine plays that iteration.
 """
 from __future__ import annotations
@@ -41,8 +42,6 @@ class StepperRewinds:
         start, its steps) as determinize._open_block gives them, `resampler`: that state's for
         `player`. None where the stepper would not make the engine's."""
         pend = waiting(S)[player].pending
-        if pend.label_key is not None or pend.kind == "perform":
-            return None  # labels the stepper cannot compare
         base, steps = block
         worlds = StepperWorlds.prepare(base, player, resampler, any_seat=True)
         if worlds is None:
@@ -54,6 +53,8 @@ class StepperRewinds:
             m.apply(st, index)
         if m.over(st) or m.seat(st) != player or list(m.options(st)) != list(pend.options):
             return None
+        if not m.site_parts[st[0]][-1]:
+            return None  # labels made from more than the options: the stepper cannot compare them
         if state_difference(S, m.export(st)) is not None or not same_attributes(m, S, st):
             return None
         return cls(worlds, steps, player, list(pend.options))

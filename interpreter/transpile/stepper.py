@@ -70,6 +70,7 @@ from typing import Any, Callable, Iterable
 from .. import ast
 from . import stepper_runtime
 from .base import Unsupported
+from .label_reads import reads_only_the_option
 from .piece_kinds import element
 from .procedures import returns_in_loops
 from .program import ProgramWriter, namespace
@@ -225,7 +226,7 @@ class StepperWriter(ProgramWriter):
         out.append(f"_SCALARS = {tuple(scalars)!r}\n")
         out.append(f"BLOCK_SITES = frozenset({sorted(self.block_sites)!r})\n")
         parts = [None] + [self.site_parts.get(i) for i in range(1, self.sites + 1)]
-        out.append(f"SITE_PARTS = {parts!r}  # (position, options, candidates, picks, low, high)\n")
+        out.append(f"SITE_PARTS = {parts!r}  # (position, options, candidates, picks, low, high, plain labels)\n")
         if self.refused:
             raise self.refused[0]
         out.append(self.api(run, objects))
@@ -415,9 +416,12 @@ class StepperWriter(ProgramWriter):
         """SITE_PARTS[site]: the rule's position of the decision and where its frame keeps the
         options, and for a choice of several the candidates, the picks so far and the bounds
         (None where absent): what a search writes there to take over the engine's waiting
-        decision (transpile/adoption.py)."""
+        decision (transpile/adoption.py); last, whether its labels are made from the options
+        alone (no `label`, or one that reads only the option: label_reads.py)."""
         at = [frame.index(name) for name in names] + [None] * (5 - len(names))
-        self.site_parts[site] = (str(n.pos), *at)
+        label = getattr(n, "label", None)
+        plain = label is None or reads_only_the_option(self, label, {n.var})
+        self.site_parts[site] = (str(n.pos), *at, plain)
 
     def resume(self, site: int, frame: list, who: str, depth: int) -> None:
         """A new generator on a list stopped at this site: the frame back; then (also after a
