@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..resample import map_pieces
-from .stepper import FRAME, OPTIONS, Stepper
+from .stepper import FRAME, OPTIONS, Stepper, site_position
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class Waiting:
     """One engine decision waiting for `seat` (read off its Pending and its thread's frame)."""
 
     seat: int
-    pos: str
+    pos: tuple  # stepper.site_position of the rule's choice
     kind: str  # choose | choose_many | perform
     options: list
     candidates: list
@@ -44,7 +44,7 @@ def waiting_decisions(S: Any) -> dict[int, Waiting]:
         if pend is None:
             continue
         seat = int(pend.player)
-        out[seat] = Waiting(seat, str(pend.pos), pend.kind, list(pend.options), list(pend.candidates),
+        out[seat] = Waiting(seat, site_position(pend.pos), pend.kind, list(pend.options), list(pend.candidates),
                             list(pend.picked), pend.low, pend.high, dict(th.frames[-1].L) if th.frames else {})
     return out
 

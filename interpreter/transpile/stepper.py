@@ -64,6 +64,7 @@ value-giving procedures (value_procs.py) are nested in the generator, over its o
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -421,7 +422,7 @@ class StepperWriter(ProgramWriter):
         at = [frame.index(name) for name in names] + [None] * (5 - len(names))
         label = getattr(n, "label", None)
         plain = label is None or reads_only_the_option(self, label, {n.var})
-        self.site_parts[site] = (str(n.pos), *at, plain)
+        self.site_parts[site] = (site_position(n.pos), *at, plain)
 
     def resume(self, site: int, frame: list, who: str, depth: int) -> None:
         """A new generator on a list stopped at this site: the frame back; then (also after a
@@ -687,6 +688,12 @@ def _plain(st):
 
 
 '''
+
+
+def site_position(pos: Any) -> tuple:
+    """A rule's position as SITE_PARTS keeps it: (the file's absolute path, line, column), the
+    same whichever way the file was named when loaded."""
+    return (os.path.abspath(pos.file), pos.line, pos.col)
 
 
 def _returns_in_blocks(stmts: list) -> bool:

@@ -171,14 +171,15 @@ def test_a_stop_that_is_not_the_engines_waiting_decision_is_not_taken_over(tmp_p
     m, seat = worlds.m, worlds.m.seat(worlds.root)
     w = waiting_decisions(base)[seat]
     assert adopt(m, m.clone(worlds.root), w, {})
-    assert not adopt(m, m.clone(worlds.root), replace(w, pos=w.pos + "0"), {})  # another decision
+    assert not adopt(m, m.clone(worlds.root), replace(w, pos=w.pos[:2] + (w.pos[2] + 1,)), {})  # another decision
     assert not adopt(m, m.clone(worlds.root), replace(w, low=7), {})  # other bounds
 
 
-@pytest.mark.parametrize("name,players", [("dice_town", 3), ("dice_town", 4), ("between_two_cities", 5),
-                                          ("dogs_day", 3), ("goofspiel", 2)])
+@pytest.mark.parametrize("name,players", [("dice_town/game", 3), ("dice_town/game", 4), ("dice_town/cowboys", 4),
+                                          ("between_two_cities/game", 5), ("dogs_day/game", 3),
+                                          ("goofspiel/game", 2)])
 def test_real_games_rewound_worlds_and_mcts_are_the_engines(name, players):
-    game = Game.load(ROOT / "rules" / name / "game.yaml")
+    game = Game.load(ROOT / "rules" / f"{name}.yaml")
     positions = block_positions(game, players, {}, 3)
     assert len(positions) >= 2
     made = on_stepper = 0
