@@ -5,15 +5,16 @@ An iteration of MctsAgent draws a world (determinize.py), picks a root option (s
 plays the game to its end with random picks (playout.RandomPlayout) and scores the end
 (evaluation.Evaluation). `StepperIterations` does the same with the same draws from the agent's
 generator: the world is made on the stepper (transpile/worlds.py: the same pieces at the same
-places, the same reseeded Rng; another player's pick already offered among hidden pieces
-checked when the stepper asks it), the playout is the stepper's `rollout` with agents drawing
+places, the same reseeded Rng, the decisions the engine's world has waiting taken over at their
+players' stops; inside an open simultaneous block others chose in, the engine's rewound world:
+transpile/rewinds.py), the playout is the stepper's `rollout` with agents drawing
 `int(random() * len(options))` as RandomPlayout does, and the end is scored by the same
 Evaluation. So the statistics, and the move chosen, are the engine's.
 
 Used only where that holds: a RandomPlayout without depth, an Evaluation, a configuration the
-generator covers, a decision the stepper reaches with the engine's state, outside an open
-simultaneous block others already chose in. Anything the stepper fails on in an iteration (a
-construct it stops at, the playout's decision cap) is replayed by the engine from the same
+generator covers, a decision (or an open block's start) the stepper reaches with the engine's
+state. Anything the stepper fails on in an iteration (a construct it stops at, the playout's
+decision cap, a world that parts from the engine's) is replayed by the engine from the same
 generator state, so the agent's result never depends on which form ran.
 """
 from __future__ import annotations

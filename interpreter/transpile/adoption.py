@@ -51,7 +51,8 @@ def waiting_decisions(S: Any) -> dict[int, Waiting]:
 
 def adopt(m: Stepper, st: list, w: Waiting, mapping: dict) -> bool:
     """Make st's stop (a decision of w.seat) the engine's waiting decision `w`, its pieces renamed
-    by `mapping`; False (st unchanged) where the stop is not that decision."""
+    by `mapping` (empty: w holds no piece the world renames); False (st's state unchanged) where
+    the stop is not that decision."""
     if st[m.gen_slot] is not None:
         st[:] = m.plain(st)
     parts = m.site_parts[st[0]]
@@ -68,12 +69,16 @@ def adopt(m: Stepper, st: list, w: Waiting, mapping: dict) -> bool:
         if name in seen or name not in w.names:
             continue
         seen.add(name)
-        if j not in own and frame[j] != map_pieces(w.names[name], mapping):
+        if j not in own and frame[j] != (map_pieces(w.names[name], mapping) if mapping else w.names[name]):
             return False
-    options = map_pieces(w.options, mapping)
-    frame[at_options] = st[OPTIONS] = options
+    renamed = map_pieces if mapping else _copied  # the stepper changes these lists in place
+    frame[at_options] = st[OPTIONS] = renamed(w.options, mapping)
     if at_cands is not None:
-        frame[at_cands] = map_pieces(w.candidates, mapping)
-        frame[at_picked] = map_pieces(w.picked, mapping)
+        frame[at_cands] = renamed(w.candidates, mapping)
+        frame[at_picked] = renamed(w.picked, mapping)
     st[FRAME] = tuple(frame)
     return True
+
+
+def _copied(values: list, _mapping: dict) -> list:
+    return list(values)

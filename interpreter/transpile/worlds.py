@@ -17,12 +17,13 @@ as stepper states, so that a playout runs at the generated program's speed:
 
 Locals of running rule code and variables that hold hidden pieces (one piece or a flat list)
 are renamed as the engine renames them, found on the stepper by the rule file's name and equal
-value; hidden dice get new faces with the same draws (resample.reroll_hidden); another player's
-pick already offered among hidden pieces (a simultaneous block) is not in the stepper's state
-yet: the options the engine's world offers there are handed to the caller to check when the
-stepper asks that player (`expected`). Made only where that covers what the engine's resampling
-changes (`held_pieces`). A caller whose determinizations rewind an open simultaneous block
-(agents/determinize.py) does not ask here.
+value; hidden dice get new faces with the same draws (resample.reroll_hidden). Every decision
+the engine's world has waiting (the root's, and other players' inside a simultaneous block,
+made when the block started and only renamed by the resampling) is taken over at that player's
+next stop (adoption.py): the root's in `sample`, the others' in `play`, which steps the world
+until they are all taken over and then rolls it out. Made only where that covers what the
+engine's resampling changes (`held_pieces`). The rewound worlds of an open simultaneous block
+(agents/determinize.py) are made from these by transpile/rewinds.py.
 """
 from __future__ import annotations
 
@@ -266,6 +267,12 @@ class StepperWorlds:
                  waiting_now: dict):
         self.m, self.root = m, root  # root: a copy holding its whole state in the list
         self.waiting = waiting_now  # the engine's waiting decisions by seat (adoption.py)
+        hidden = {p for _, pieces in groups for p in pieces}
+        # the seats whose waiting decisions hold a piece a world may rename
+        self.renamed = {seat for seat, w in waiting_now.items()
+                        if _holds([w.options, w.candidates, w.picked, list(w.names.values())], hidden)}
+        # the root's decision, taken over once here, is taken over again in a world only if renamed
+        self.root_seat = m.seat(root)
         self.todo: dict = {}  # of those, the ones the last world has not taken over yet
         self.mapping: dict = {}  # the last world's piece -> the piece now in its place
         self.groups = groups  # per look-alike group: its places (zone number, index), its pieces sorted
@@ -296,7 +303,7 @@ class StepperWorlds:
         if followers is None or not all(str(key) in number for slots, _ in groups for key, _, _ in slots):
             return None
         waiting_now = waiting_decisions(S)
-        if not adopt(m, m.clone(root), waiting_now[m.seat(root)], {}):
+        if not adopt(m, root, waiting_now[m.seat(root)], {}):
             return None
         places = [([(number[str(key)], i, int(old)) for key, i, old in slots], [int(p) for p in pieces])
                   for slots, pieces in groups]
@@ -332,14 +339,15 @@ class StepperWorlds:
                     values[p] = value
         world[self.m.rng_slot].state = rng.getrandbits(64)
         todo = self.todo = dict(self.waiting)
-        if not self.adopt(world, todo.pop(self.m.seat(world))):
+        w = todo.pop(self.root_seat)
+        if w.seat in self.renamed and not self.adopt(world, w):
             raise Parted
         return world
 
     def adopt(self, world: list, w: Any) -> bool:
         """Take over the engine's waiting decision `w` at the world's stop, renamed as the last
         world renamed its pieces (adoption.adopt)."""
-        return adopt(self.m, world, w, self.mapping)
+        return adopt(self.m, world, w, self.mapping if w.seat in self.renamed else {})
 
     def play(self, world: list, i: int, agents: list) -> None:
         """The playout from the world's root pick `i`, with `agents` (``agents[seat](options) ->
