@@ -351,22 +351,26 @@ class StepperWorlds:
 
     def play(self, world: list, i: int, agents: list) -> None:
         """The playout from the world's root pick `i`, with `agents` (``agents[seat](options) ->
-        index``): stepped while a waiting decision of the engine's is still to be taken over at
-        its player's next stop (adoption.py), then rolled out."""
+        index``). Inside a simultaneous block the world is stepped to the block's end, each
+        chooser's first stop taking over the engine's waiting decision (adoption.py); a chooser
+        the engine's world has no decision waiting for, or a waiting one never asked, parts from
+        the engine's. Then (or outside a block at once) it is rolled out."""
         m, todo = self.m, dict(self.todo)
-        if not todo:
+        last = world[SEAT]
+        if not todo and world[0] not in m.block_sites:
             m.rollout(world, i, agents)
             return
         m.apply(world, i)
-        while True:
-            if m.over(world):
-                raise Parted  # a waiting decision of the engine's was never asked
+        while not m.over(world):
             seat = world[SEAT]
-            w = todo.pop(seat, None)
-            if w is not None and not self.adopt(world, w):
-                raise Parted
-            ans = agents[seat](world[OPTIONS])
-            if not todo:
-                m.rollout(world, ans, agents)
-                return
-            m.apply(world, ans)
+            if world[0] not in m.block_sites or seat < last:  # past the block
+                break
+            if seat != last:  # the next chooser's first stop
+                if seat not in self.waiting or (seat in todo and not self.adopt(world, todo.pop(seat))):
+                    raise Parted
+                last = seat
+            m.apply(world, agents[seat](world[OPTIONS]))
+        if todo:
+            raise Parted  # a decision the engine's world has waiting was never asked
+        if not m.over(world):
+            m.rollout(world, agents[world[SEAT]](world[OPTIONS]), agents)
