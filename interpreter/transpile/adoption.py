@@ -53,8 +53,6 @@ def adopt(m: Stepper, st: list, w: Waiting, mapping: dict) -> bool:
     """Make st's stop (a decision of w.seat) the engine's waiting decision `w`, its pieces renamed
     by `mapping` (empty: w holds no piece the world renames); False (st's state unchanged) where
     the stop is not that decision."""
-    if st[m.gen_slot] is not None:
-        st[:] = m.plain(st)
     parts = m.site_parts[st[0]]
     if parts is None or parts[0] != w.pos:
         return False
@@ -72,7 +70,13 @@ def adopt(m: Stepper, st: list, w: Waiting, mapping: dict) -> bool:
         if j not in own and frame[j] != (map_pieces(w.names[name], mapping) if mapping else w.names[name]):
             return False
     renamed = map_pieces if mapping else _copied  # the stepper changes these lists in place
-    frame[at_options] = st[OPTIONS] = renamed(w.options, mapping)
+    if st[m.gen_slot] is not None:  # the lists its waiting generator holds (fresh at each stop): in place
+        frame[at_options][:] = renamed(w.options, mapping)  # st[OPTIONS] itself
+        if at_cands is not None:
+            frame[at_cands][:] = renamed(w.candidates, mapping)
+            frame[at_picked][:] = renamed(w.picked, mapping)
+        return True
+    frame[at_options] = st[OPTIONS] = renamed(w.options, mapping)  # a copy's lists: new ones
     if at_cands is not None:
         frame[at_cands] = renamed(w.candidates, mapping)
         frame[at_picked] = renamed(w.picked, mapping)

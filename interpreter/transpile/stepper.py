@@ -33,9 +33,10 @@ also start in the middle:
   branch / loop body are consecutive, so ``(lo <= pc <= hi) if pc else cond`` enters the one
   holding the decision without evaluating the condition again; a `for`/`repeat` containing
   decisions iterates by an index kept among the live locals;
-- ``clone`` and ``rollout`` first write a running generator's locals into the list
-  (``_plain``: the frame's names per site in ``_FRAMES``, read from ``gi_frame.f_locals``) and
-  drop it; the next ``apply`` of that list starts a new generator.
+- each stop writes its live locals (the frame: the names per site in ``_FRAMES``) and the
+  scalars into the list before it yields, so the list is the whole state while it waits;
+  ``clone`` and ``rollout`` drop a running generator (``_plain``), and the next ``apply`` of
+  that list starts a new generator.
 
 A choice of several is a loop of single picks (choices.py's `several`), each pick a stop.
 
@@ -408,8 +409,10 @@ class StepperWriter(ProgramWriter):
         self.frames[site] = frame
         self.emit(depth, "if _agents is not None:")
         self.emit(depth + 1, f"ans = _agents[{who}]({options})")
-        self.emit(depth, "else:")
-        self.emit(depth + 1, f"st[:3] = ({site}, {who}, {options})")
+        self.emit(depth, "else:")  # the frame and the scalars written in: st is whole while it waits
+        self.emit(depth + 1, f"st[:{FRAME + 1}] = ({site}, {who}, {options}, ({''.join(v + ', ' for v in frame)}))")
+        if self.scalars:
+            self.emit(depth + 1, f"st[{FRAME + 1}:{FRAME + 1 + len(self.scalars)}] = [{', '.join(self.scalars)}]")
         self.emit(depth + 1, "ans = yield")
         return site, frame
 
@@ -675,14 +678,11 @@ def rollout(st, ans, agents):
 
 
 def _plain(st):
-    """st with the frame and the scalars written in (from its generator's locals, in a copy)."""
-    g = st[@GEN@]
-    if g is None:
+    """st without its running generator (in a copy): the frame and the scalars are written into
+    st at every stop, so a new generator started on it walks down to the same place."""
+    if st[@GEN@] is None:
         return st
-    local = g.gi_frame.f_locals
     out = st[:]
-    out[3] = tuple([local[name] for name in _FRAMES[st[0]]])
-    out[@SCALARS@] = [local[name] for name in _SCALARS]
     out[@GEN@] = None
     return out
 
