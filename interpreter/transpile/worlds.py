@@ -21,7 +21,7 @@ value; hidden dice get new faces with the same draws (resample.reroll_hidden). E
 the engine's world has waiting (the root's, and other players' inside a simultaneous block,
 made when the block started and only renamed by the resampling) is taken over at that player's
 next stop (adoption.py): the root's in `sample`, the others' in `play`, which steps the world
-until they are all taken over and then rolls it out. Made only where that covers what the
+to the block's end and then rolls it out. Made only where that covers what the
 engine's resampling changes (`held_pieces`). The rewound worlds of an open simultaneous block
 (agents/determinize.py) are made from these by transpile/rewinds.py.
 """
