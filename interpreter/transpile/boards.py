@@ -80,8 +80,14 @@ class BoardWriter(PieceKindWriter):
         width = {len(k) for k in keys}
         if len(width) != 1:
             raise self.unsupported(f"zone family {name} with keys of several lengths")
-        init = {k: list(map(int, self.lay.initial_zones[table[k if len(k) > 1 else k[0]]])) for k in keys}
+        init = {k: repr(list(map(int, self.lay.initial_zones[table[k if len(k) > 1 else k[0]]]))) for k in keys}
         return _nested(name, [], keys, init, self)
+
+    def keyed_zones_of(self, name: str, leaves: list[str]) -> str:
+        """The code of a zone family indexed by some board's nodes (as keyed_zones lays it out)
+        whose zone lists are `leaves`, one code each in the order of zone_codes (a copy's)."""
+        keys = [k if isinstance(k, tuple) else (k,) for k in self.lay.zone_index[name]]
+        return _nested(name, [], keys, dict(zip(keys, leaves)), self)
 
     @property
     def uses_zone_index(self) -> bool:
@@ -273,11 +279,12 @@ def _plain(k: Any) -> Any:
 
 
 def _nested(name: str, prefix: list, keys: list, init: dict, w: Any) -> str:
-    """The code of the zone lists under `prefix` (one dict or list per remaining dimension)."""
+    """The code of the zone lists under `prefix` (one dict or list per remaining dimension;
+    init: each key's zone list as code)."""
     level = len(prefix)
     firsts = list(dict.fromkeys(k[level] for k in keys if list(k[:level]) == prefix))
     last = level + 1 == len(keys[0])
-    parts = [repr(init[tuple(prefix + [f])]) if last else _nested(name, prefix + [f], keys, init, w)
+    parts = [init[tuple(prefix + [f])] if last else _nested(name, prefix + [f], keys, init, w)
              for f in firsts]
     if all(isinstance(f, str) for f in firsts):
         return "{" + ", ".join(f"{f!r}: {p}" for f, p in zip(firsts, parts)) + "}"

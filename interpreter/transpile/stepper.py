@@ -60,7 +60,10 @@ name the procedure bound before writes the earlier name back, as frames.py.
 What the straight writer covers minus what cannot stop: an optional perform and `where` on a
 perform (refused), a decision inside the `scoring.final` block (refused).
 Grid zones' cells and GPOS (grids.py) are among the state's objects, copied by clone; the
-value-giving procedures (value_procs.py) are nested in the generator, over its own state.
+value-giving procedures (value_procs.py) are nested in the generator, over its own state. A
+zone family indexed by a board's nodes (boards.py: dicts, any mix of dimensions) is copied into
+the same nesting; `zone_index`'s table ZK, keyed by the ids of the zone lists, is made again by
+each copy from its own lists (as looks.py's ZI and PS).
 """
 from __future__ import annotations
 
@@ -160,28 +163,36 @@ class StepperWriter(ProgramWriter):
         pairs = [tuple(line.strip().split(" = ", 1)) for line in made]
         return [p for p in pairs if p[0] not in ("ZI", "PS")], [p for p in pairs if p[0] in ("ZI", "PS")]
 
+    def zone_key_state(self) -> list[tuple[str, str]]:
+        """boards.py's ZK as (name, code) where zone_index is used: keyed by the ids of the zone
+        lists, so each copy makes its own from its lists (state_init makes a new game's)."""
+        if not self.uses_zone_index:
+            return []
+        name, code = self.zone_keys()[0].split(" = ", 1)
+        return [(name, code)]
+
     def _stepper_source(self) -> str:
-        if self.uses_zone_index:  # boards.py's ZK is keyed by the ids of zone lists a copy replaces
-            raise self.unsupported("zone_index in a resumable program")
         final = self.L.procs.get("scoring:final") or []
         if any(map(self.stops, final)):
             raise self.unsupported("a decision in scoring.final")
         out = self.header()
         pieces, derived = self.piece_state()
+        # made from the zone lists for each copy (a new game: state_init makes them)
+        remade = derived + self.zone_key_state()
         scalars, objects = self.state_names()
         objects += [name for name, _ in pieces]
         self.scalars, self.objects = scalars, objects
         run = FRAME + 1 + len(scalars)
         self.lines = []
         self.emit(0, f"def _game({', '.join(objects)}):")
-        if derived:  # a copy's: made from its lists (a new game makes them in _gen)
+        if remade:  # a copy's: made from its lists (a new game makes them in _gen)
             self.emit(1, "if loc is not None:")
-            for name, code in derived:
+            for name, code in remade:
                 self.emit(2, f"{name} = {code}")
             self.emit(1, "else:")
-            self.emit(2, f"{' = '.join(name for name, _ in derived)} = None")
+            self.emit(2, f"{' = '.join(name for name, _ in remade)} = None")
         self.emit(1, "def _gen(st, ans, _agents=None):")
-        self.emit(2, f"nonlocal {', '.join(objects + [name for name, _ in derived])}")
+        self.emit(2, f"nonlocal {', '.join(objects + [name for name, _ in remade])}")
         self.emit(2, f"({', '.join(['pc', '_seat', '_options', 'frame'] + scalars)},) = st[:{run}]")
         self.emit(2, "if pc:")
         self.emit(3, "if pc < 0:")
@@ -274,6 +285,14 @@ class StepperWriter(ProgramWriter):
             if named != [()] and all(isinstance(key, str) for key in named):  # a dict by names
                 flat.append(f"*st[{i}].values()")
                 parts.append(f"    new[{i}] = dict(zip(st[{i}], zs[{k}:{k + len(named)}]))")
+            elif any(isinstance(x, str) for key in named if isinstance(key, tuple) for x in key):
+                # several dimensions, one a board's nodes (boards.py): each zone list by its code
+                codes = self.zone_codes(name[2:])
+                flat += [f"st[{i}]" + code[len(name):] for code in codes]
+                leaves = [f"zs[{k + j}]" for j in range(len(codes))]
+                parts.append(f"    new[{i}] = {self.keyed_zones_of(name[2:], leaves)}")
+                k += len(codes)
+                continue
             elif not shape:
                 flat.append(f"st[{i}]")
                 parts.append(f"    new[{i}] = zs[{k}]")
