@@ -14,8 +14,10 @@ from pathlib import Path
 import pytest
 
 from interpreter.agents.mcts import MctsAgent
+from interpreter.builtins.majority import awards_by_place
 from interpreter.game import Game
 from interpreter.transpile.compare import state_difference
+from interpreter.transpile.runtime import _awards
 from interpreter.transpile.rulefile import RuleFile
 from interpreter.transpile.stepper import load_stepper
 from interpreter.transpile.worlds import StepperWorlds
@@ -151,3 +153,24 @@ def test_chicago_dry_worlds_playouts_and_mcts_are_the_engines(players, options, 
         assert engine.iterations_done == ours.iterations_done and ours.replayed == 0
         on_stepper += ours.on_stepper
     assert on_stepper == 4 * 12  # every iteration on the generated program
+
+
+# ------------------------------------------------------------------ helpers the programs call
+@pytest.mark.parametrize("policy", ["share", "skip_next", "dense", "split_down", "drop"])
+def test_awards_over_plain_lists_are_the_builtins(policy):
+    """runtime's _awards (numbers placed without the builtin) against builtins.majority's, on
+    random values with ties, nones, booleans and fewer or more points than places."""
+    rng = random.Random(policy)
+    for _ in range(400):
+        xs = list(range(rng.randrange(0, 7)))
+        pool = rng.choice([[0, 1, 2, 3], [None, 2, 5], [True, False, 1], [1.5, 2, 2.0]])
+        values = {x: rng.choice(pool) for x in xs}
+        points = [rng.randrange(-2, 9) for _ in range(rng.randrange(0, 5))]
+        calls: list = []
+
+        def f(x):
+            calls.append(x)
+            return values[x]
+        ours = _awards(xs, f, points, policy)
+        assert calls == xs  # once per element, in order
+        assert ours == awards_by_place(None, tuple(xs), values.get, tuple(points), policy), (xs, values, points)
