@@ -110,12 +110,17 @@ class BoardWriter(PieceKindWriter):
     def zone_keys(self) -> list[str]:
         """ZK: each zone list's id -> its index as zone_index gives it (a value, or a list; the
         indexes a module constant, ZKV, written by board_tables)."""
+        codes = self.zone_key_codes()
+        return [f"ZK = dict(zip(map(id, ({''.join(c + ', ' for c in codes)})), ZKV))"]
+
+    def zone_key_codes(self) -> list[str]:
+        """Every zone list's code, in the order of ZKV (zone_key_values)."""
         codes = []
         for name, table in self.lay.zone_index.items():
             for key in table:
                 parts = key if isinstance(key, tuple) else (key,)
                 codes.append(f"z_{name}" + "".join(f"[{_plain(k)!r}]" for k in parts))
-        return [f"ZK = dict(zip(map(id, ({''.join(c + ', ' for c in codes)})), ZKV))"]
+        return codes
 
     def zone_key_values(self) -> list:
         """The indexes of ZK, in the order of zone_keys."""
