@@ -62,8 +62,9 @@ perform (refused), a decision inside the `scoring.final` block (refused).
 Grid zones' cells and GPOS (grids.py) are among the state's objects, copied by clone; the
 value-giving procedures (value_procs.py) are nested in the generator, over its own state. A
 zone family indexed by a board's nodes (boards.py: dicts, any mix of dimensions) is copied into
-the same nesting; `zone_index`'s table ZK, keyed by the ids of the zone lists, is made again by
-each copy from its own lists (as looks.py's ZI and PS).
+the same nesting; the tables keyed by the ids of the zone lists (`zone_index`'s ZK, looks.py's
+ZI) are made again for each copy, by clone from its copies' ids in one pass (module constants
+_ZK_AT, _ZI_AT, _ZI_FACTS in the copy's zone order), and PS from them.
 """
 from __future__ import annotations
 
