@@ -143,6 +143,9 @@ class _Search:
         on cells none of the larger pieces' places may need."""
         if not self.early_singles:
             return True
+        # the cells next to a piece are the reach's first step: often room enough already
+        if self.from_pieces and (self.from_pieces[0] & ~places).bit_count() >= self.early_singles:
+            return True
         return self.board.reach(self.occupied, self.free & ~places).bit_count() >= self.early_singles
 
     def _spots(self, shape: tuple) -> list:
@@ -248,10 +251,11 @@ class _Question:
     """The fixed part of a question (pieces to come, window, blocked, included and linked cells),
     parsed once; `number` names it in the memo of answers."""
 
-    __slots__ = ("number", "need", "steps", "early_singles", "include", "land", "anywhere")
+    __slots__ = ("number", "need", "steps", "early_singles", "include", "land", "anywhere", "last_window")
 
     def __init__(self, number: int, pieces: list, include: list, land: _Landscape, paths: bool):
         self.number, self.include, self.land = number, include, land
+        self.last_window = None  # (box x0 - window x0, box y0 - window y0) of the last window filled
         # nothing fixes where the pieces are (no blocked, included or linked cells): the answer
         # is the same for the occupied cells moved anywhere, so they are asked about moved to
         # the origin (completable, grid_completable_anchors): one memo entry for them all
@@ -403,24 +407,41 @@ def _completable(occupied: set, question: _Question) -> bool:
     occ_all = 0
     for x, y in occupied:
         occ_all |= 1 << ((y - Y) * w + x - X)
+    # the answer is true if some window can be filled, whichever is tried first: the window
+    # that could be filled last time (where the box lies in it) first, as the same is often asked
+    # again with one more piece
+    last = question.last_window
+    if last is not None:
+        x0, y0 = bx0 - last[0], by0 - last[1]
+        if X <= x0 <= bx0 and Y <= y0 <= by0 and _window_fills(land, x0, y0, occ_all >> ((y0 - Y) * w + x0 - X),
+                                                                room, need, question):
+            return True
     for x0 in range(X, bx0 + 1):
         for y0 in range(Y, by0 + 1):
-            occ = occ_all >> ((y0 - Y) * w + x0 - X)
-            board, blocked = land.window(x0, y0)
-            if blocked:                 # the blocked cells no piece covers are not free
-                if room - (blocked & ~occ).bit_count() != need:
-                    continue
-                free = board.full & ~occ & ~blocked
-            elif room != need:
-                continue
-            else:
-                free = board.full & ~occ
-            search = _Search(board, free, occ, question.steps, question.early_singles)
-            if not search.reaches_every_free_cell():     # a free cell no piece can ever reach
-                continue
-            if search.run():
+            if last is not None and (bx0 - x0, by0 - y0) == last:
+                continue                # tried above
+            if _window_fills(land, x0, y0, occ_all >> ((y0 - Y) * w + x0 - X), room, need, question):
+                question.last_window = (bx0 - x0, by0 - y0)
                 return True
     return False
+
+
+def _window_fills(land: _Landscape, x0: int, y0: int, occ: int, room: int, need: int, question: _Question) -> bool:
+    """Whether the pieces to come can fill the window at (x0, y0) holding the occupied cells
+    `occ` (a mask of the window)."""
+    board, blocked = land.window(x0, y0)
+    if blocked:                         # the blocked cells no piece covers are not free
+        if room - (blocked & ~occ).bit_count() != need:
+            return False
+        free = board.full & ~occ & ~blocked
+    elif room != need:
+        return False
+    else:
+        free = board.full & ~occ
+    search = _Search(board, free, occ, question.steps, question.early_singles)
+    if not search.reaches_every_free_cell():     # a free cell no piece can ever reach
+        return False
+    return search.run()
 
 
 @builtin(min_args=2, kwargs=("max_width", "max_height", "blocked", "links", "include", "occupied",
