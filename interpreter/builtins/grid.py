@@ -547,8 +547,25 @@ def _line_steps(cells: set, links: Any) -> tuple:
     return right, down
 
 
+_SPLITS: dict = {}        # (n, scores, their types) -> _split_values
+
+
 def _split_values(n: int, scores: list) -> list:
-    """best[k] = the best total for a straight run of k cells split into lines of scored lengths."""
+    """best[k] = the best total for a straight run of k cells split into lines of scored lengths
+    (kept by n and scores when they are numbers)."""
+    try:
+        key = (n, tuple(scores), tuple(map(type, scores)))  # 2 and 2.0 give totals of their types
+        out = _SPLITS.get(key)
+    except TypeError:  # a score that is no key
+        return _split_values_of(n, scores)
+    if out is None:
+        out = _split_values_of(n, scores)
+        if len(_SPLITS) < 1000:
+            _SPLITS[key] = out
+    return out
+
+
+def _split_values_of(n: int, scores: list) -> list:
     m = len(scores) - 1
     best = [0] * (n + 1)
     for i in range(1, n + 1):

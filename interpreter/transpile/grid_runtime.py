@@ -24,8 +24,7 @@ __all__ = ["_line_partition", "_grid_bbox_fits"]
 
 class _Cells(dict):
     """A grid zone's cells -> (piece, part); `box`: the bounding box of its
-    cells [x0, y0, x1, y1]; `reads`: tallies, cells of a value, placements and look-ahead answers,
-    until it changes; `front`:
+    cells [x0, y0, x1, y1]; `reads`: tallies and cells of a value, until it changes; `front`:
     the empty cells next to a covered one; `mask`: the cells
     as bits from the box's corner (bit (y - y0) * _STRIDE + x - x0), at `corner` (None: not known)."""
 
@@ -33,7 +32,7 @@ class _Cells(dict):
 
     def __init__(self):
         super().__init__()
-        self.reads = {}  # grid_tally / grid_cells_with / placements / anchors answers until it changes
+        self.reads = {}  # grid_tally / grid_cells_with answers until it changes
         self.box = self.front = self.mask = self.corner = None
 
 
@@ -138,25 +137,11 @@ def _placements(g, shape, w, h, blocked, links, include, start, fillable):
     if not g or w is None or h is None:
         return _engine_placements(g, shape, w, h, blocked, links, include, start, fillable)
     if not blocked and not links and not include:
-        key = ("placements", shape, w, h)
-        out = g.reads.get(key)  # asked again before the grid changes: the answer kept in g.reads
-        if out is None:
-            out = g.reads[key] = _open_placements(g, shape, w, h)
-        return list(out)
+        return _open_placements(g, shape, w, h)
     try:
         args = _marshal.dumps((blocked, links, include, start), 2)
     except ValueError:  # a value marshal cannot write: asked as it is
         return _engine_placements(g, shape, w, h, blocked, links, include, start, fillable)
-    key = ("placements", shape, w, h, bool(fillable), args)
-    out = g.reads.get(key)
-    if out is None:
-        out = g.reads[key] = _fixed_placements(g, shape, w, h, blocked, links, include, start, fillable, args)
-    return list(out)
-
-
-def _fixed_placements(g, shape, w, h, blocked, links, include, start, fillable, args):
-    """_placements with blocked, linked or included cells (`args`: their marshal text): kept by
-    the grid's mask and corner, as the cells' place matters."""
     mask, x0, y0 = _mask_of(g)
     key = (mask, x0, y0, shape, w, h, bool(fillable), args)
     out = _FIXED_AT.get(key)
@@ -165,7 +150,7 @@ def _fixed_placements(g, shape, w, h, blocked, links, include, start, fillable, 
             _FIXED_AT.clear()
         out = _FIXED_AT[key] = _open_placements_of(g, shape, w, h, _placement_args(blocked, links, include, start),
                                                    fillable)
-    return out
+    return list(out)
 
 
 def _open_placements(g, shape, w, h):
@@ -279,25 +264,17 @@ def _completable_anchors(g, shapes, shape, anchors, w, h, blocked, links, includ
         args = _marshal.dumps(shapes if anywhere else (shapes, blocked, links, include), 2)
     except ValueError:  # a value marshal cannot write: asked as it is
         return _engine_completable_anchors(g, shapes, shape, anchors, w, h, blocked, links, include, paths, first)
-    here = ("anchors", args, tuple(shape), tuple(anchors), w, h, bool(paths), bool(first))
-    try:
-        kept = g.reads.get(here)  # asked again before the grid changes: kept in g.reads
-    except TypeError:  # anchors or a shape's cells as lists: not kept here
-        here, kept = None, None
+    mask, x0, y0 = _mask_of(g)
+    if not anywhere:
+        args = (args, x0, y0)
+    key = (mask, args, tuple(shape), tuple([(a[0] - x0, a[1] - y0) for a in anchors]), w, h, bool(paths),
+           bool(first))
+    kept = _ANCHORS_AT.get(key)
     if kept is None:
-        mask, x0, y0 = _mask_of(g)
-        if not anywhere:
-            args = (args, x0, y0)
-        key = (mask, args, tuple(shape), tuple([(a[0] - x0, a[1] - y0) for a in anchors]), w, h, bool(paths),
-               bool(first))
-        kept = _ANCHORS_AT.get(key)
-        if kept is None:
-            if len(_ANCHORS_AT) >= _SHAPES_AT_LIMIT:
-                _ANCHORS_AT.clear()
-            out = _engine_completable_anchors(g, shapes, shape, anchors, w, h, blocked, links, include, paths, first)
-            kept = _ANCHORS_AT[key] = _indexes(anchors, out)
-        if here is not None:
-            g.reads[here] = kept
+        if len(_ANCHORS_AT) >= _SHAPES_AT_LIMIT:
+            _ANCHORS_AT.clear()
+        out = _engine_completable_anchors(g, shapes, shape, anchors, w, h, blocked, links, include, paths, first)
+        kept = _ANCHORS_AT[key] = _indexes(anchors, out)
     return [anchors[k] for k in kept]
 
 
@@ -424,8 +401,36 @@ def _grid_bbox(cells):
 
 
 def _ranking(xs, f, policy="share"):
-    """ranking (builtins.majority) over a plain list (a tuple: counted as no work)."""
-    return _ranking_of(None, tuple(xs), f, policy)
+    """ranking (builtins.majority) over a plain list (a tuple: counted as no work): worked out
+    here when every value is a whole number or none (f once per element, in order, as there)."""
+    seq = tuple(xs)
+    values = [f(x) for x in seq]
+    if policy in _PLAIN_POLICIES and all(type(v) is int or v is None for v in values):
+        return _int_ranking(seq, values, policy)
+    given = iter(values)
+    return _ranking_of(None, seq, lambda x: next(given), policy)
+
+
+_PLAIN_POLICIES = ("share", "skip_next", "dense", "drop")
+
+
+def _int_ranking(seq, values, policy):
+    """builtins.majority.ranking of elements with whole-number values (none: no place): groups
+    of equal values, best first; the place each takes by the policy (majority.places)."""
+    members: dict = {}
+    for x, v in zip(seq, values):
+        if v is not None:
+            members.setdefault(v, []).append(x)
+    where, place = {}, 0
+    for v in sorted(members, reverse=True):
+        group = members[v]
+        if policy == "drop" and len(group) > 1:
+            place += len(group)
+            continue
+        for x in group:
+            where[x] = place
+        place += 1 if policy == "dense" else len(group)
+    return [where.get(x) for x in seq]
 
 
 def _awards(xs, f, points, policy="share"):

@@ -220,3 +220,23 @@ def test_moved_answers_equal_the_search_on_random_cells():
         tiling._MEMO.clear()  # the search where the cells are, and where they are moved to
         assert completable(moved, shapes, 3, 3, set(), []) == tiling._completable(moved, question) \
             == tiling._completable(frozenset(cells), question)
+
+
+def test_the_window_tried_first_never_changes_the_answer():
+    """_completable tries first the window (by its place against the cells' box) that was filled
+    last time: on random grids, with every such place tried first and none, the same answers."""
+    import random
+    from interpreter.builtins import tiling
+    rng = random.Random(11)
+    for _ in range(200):
+        cells = frozenset((rng.randrange(4), rng.randrange(4)) for _ in range(rng.randrange(1, 9)))
+        blocked = {(rng.randrange(-1, 5), rng.randrange(-1, 5)) for _ in range(rng.randrange(0, 3))} - cells
+        shapes = [rng.choice([S1, H, V, [H, V]]) for _ in range(rng.randrange(1, 5))]
+        shapes += [S1] * max(0, 16 - len(blocked & {(x, y) for x in range(4) for y in range(4)}) - len(cells)
+                             - sum(len(s[0]) if isinstance(s[0], list) else len(s) for s in shapes))
+        question = tiling._question(shapes, 4, 4, blocked, [], None, True)
+        answers = set()
+        for last in [None] + [(dx, dy) for dx in range(4) for dy in range(4)]:
+            question.last_window = last
+            answers.add(tiling._completable(cells, question))
+        assert len(answers) == 1, (sorted(cells), blocked, shapes)
