@@ -269,6 +269,7 @@ class _Question:
 
 _MEMO: dict = {}          # answers by question: a rule asks the same one for several options
 _MEMO_LIMIT = 20000
+_ANSWERS_LIMIT = 100000  # _MEMO's keys are small (_union_key)
 _AT: dict = {}            # (grid at the origin, question number, piece's cells) -> {anchor: answer}
 # for questions `anywhere`: the same city shape recurs across cities and games, and an anchor's
 # answer is then found without making the occupied cells
@@ -304,13 +305,62 @@ def _asked(shapes: list, w: int, h: int, blocked: Any, include: Any, links: Any,
 
 
 def _answer(occupied: frozenset, question: _Question) -> bool:
-    key = (occupied, question.number)
+    return _answer_of(_union_key(_cells_key(occupied), ()), occupied, (), question)
+
+
+def _answer_of(key: tuple | None, occupied: frozenset, more: list, question: _Question) -> bool:
+    """Whether the occupied cells and `more` can still be filled (_completable), kept in _MEMO
+    by `key` (_union_key of the cells; None: by the cells themselves)."""
+    key = (key or occupied.union(more), question.number)
     hit = _MEMO.get(key)
     if hit is None:
-        if len(_MEMO) >= _MEMO_LIMIT:
+        if len(_MEMO) >= _ANSWERS_LIMIT:
             _MEMO.clear()
-        hit = _MEMO[key] = _completable(occupied, question)
+        hit = _MEMO[key] = _completable(occupied.union(more) if more else occupied, question)
     return hit
+
+
+_ROW = 64  # bits per row of a memo key's mask
+
+
+def _cells_key(cells: frozenset) -> tuple | None:
+    """(min x, min y, max x, the cells as bits (y - min y) * _ROW + x - min x), None for no
+    cells or cells wider than a row: a small exact key (a frozenset costs ten times the memory)."""
+    if not cells:
+        return None
+    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+    x0, y0, x1 = min(xs), min(ys), max(xs)
+    if x1 - x0 >= _ROW:
+        return None
+    mask = 0
+    for x, y in cells:
+        mask |= 1 << ((y - y0) * _ROW + x - x0)
+    return (x0, y0, x1, mask)
+
+
+def _union_key(key: tuple | None, more: Any) -> tuple | None:
+    """The memo key (min x, min y, mask) of the cells of `key` (_cells_key) and the cells
+    `more`: the same for the same cells however they are split; None when it cannot be made."""
+    if key is None:
+        return None
+    x0, y0, x1, mask = key
+    if more:
+        nx0, ny0, nx1 = x0, y0, x1
+        for x, y in more:
+            if x < nx0:
+                nx0 = x
+            if x > nx1:
+                nx1 = x
+            if y < ny0:
+                ny0 = y
+        if nx1 - nx0 >= _ROW:
+            return None
+        if nx0 != x0 or ny0 != y0:
+            mask <<= (y0 - ny0) * _ROW + x0 - nx0
+            x0, y0 = nx0, ny0
+        for x, y in more:
+            mask |= 1 << ((y - y0) * _ROW + x - x0)
+    return (x0, y0, mask)
 
 
 def _question(shapes: list, w: int, h: int, blocked: Any, include: Any, links: Any,
@@ -488,13 +538,15 @@ def completable_anchors(occupied: Any, shapes: Any, shape: Any, seq: list, max_w
                 _AT.clear()
             at = _AT[key] = {}
     out = []
+    key = _cells_key(grid)
     for anchor in seq:
         x, y = _cell(anchor)
         x -= ox
         y -= oy
         hit = None if at is None else at.get((x, y))
         if hit is None:
-            hit = _answer(grid.union([(x + dx, y + dy) for dx, dy in offsets]), question)
+            more = [(x + dx, y + dy) for dx, dy in offsets]
+            hit = _answer_of(_union_key(key, more), grid, more, question)
             if at is not None:
                 at[(x, y)] = hit
         if hit:
