@@ -573,13 +573,34 @@ def _split_values_of(n: int, scores: list) -> list:
     return best
 
 
+_LINES: dict = {}         # line_partition's answers by cells (moved to the origin without links), scores, links
+_LINES_LIMIT = 20000
+
+
 def line_partition(cells: Iterable, scores: list, links: Any = None) -> int:
-    """Plain-Python core of grid_line_partition (see there)."""
+    """Plain-Python core of grid_line_partition (see there): kept by its arguments (scoring asks
+    about the same groups of cells game after game)."""
     cset = {_cell(c) for c in cells}
     if not cset:
         return 0
     if len(scores) < 2:
         raise RuleRuntimeError("line scores need an entry for a line of 1 (index 1)")
+    cells_key = frozenset(cset)
+    if not links:  # nothing fixes where the cells are: the same answer anywhere
+        cells_key = _at_origin(cells_key)[0]
+    try:
+        key = (cells_key, tuple(scores), tuple(map(type, scores)), repr(links) if links else None)
+        out = _LINES.get(key)
+    except TypeError:  # a score that is no key
+        return _line_partition(cset, scores, links)
+    if out is None:
+        if len(_LINES) >= _LINES_LIMIT:
+            _LINES.clear()
+        out = _LINES[key] = _line_partition(cset, scores, links)
+    return out
+
+
+def _line_partition(cset: set, scores: list, links: Any) -> int:
     right, down = _line_steps(cset, links)
     f = _split_values(len(cset), list(scores))
     # Row-major dynamic programme: every cell joins a horizontal or a vertical line; runs still

@@ -373,3 +373,27 @@ def test_the_fillable_filter_keeps_the_anchors_a_flood_finds_fillable():
         grid._DEAD.clear()
         kept = grid._fillable_filter(list(anchors), shape, cells, blocked, links, box, w, h)
         assert kept == [a for a in anchors if _fillable_by_floods(a, shape, cells, blocked, links, box, w, h)]
+
+
+def test_line_partition_answers_kept_are_those_worked_out():
+    """line_partition keeps its answers (cells moved to the origin where no link fixes them,
+    scores with their types): asked again, or for the same cells elsewhere, the answer worked
+    out afresh, of the same type."""
+    rng = random.Random(8)
+    for _ in range(300):
+        cells = sorted({(rng.randrange(-2, 4), rng.randrange(-2, 4)) for _ in range(rng.randrange(1, 9))})
+        scores = rng.choice([[0, 2, 5, 10, 16], [0, 1.5, 4], [0, True, 3]])
+        links = rng.choice([None, [[[0, 0], [2, 0]]]])
+        dx = rng.randrange(-3, 4)
+        moved = [(x + dx, y) for x, y in cells]
+        for cs in (cells, moved, cells):
+            grid._LINES.clear()
+            fresh = grid.line_partition(cs, scores, links)
+            for again in (cells, moved):
+                got = grid.line_partition(again, scores, links)
+                if again == cs or not links:
+                    assert got == fresh and type(got) is type(fresh)
+    # equal scores of other types are other questions: their totals keep their types
+    grid._LINES.clear()
+    assert type(grid.line_partition([(0, 0), (1, 0)], [0, 1, 3])) is int
+    assert type(grid.line_partition([(0, 0), (1, 0)], [0, 1.0, 3.0])) is float
