@@ -401,41 +401,60 @@ def _grid_bbox(cells):
 
 
 def _ranking(xs, f, policy="share"):
-    """ranking (builtins.majority) over a plain list (a tuple: counted as no work): worked out
-    here when every value is a whole number or none (f once per element, in order, as there)."""
+    """ranking (builtins.majority) over a plain list (a tuple: counted as no work): f once per
+    element, in order, as the builtin; where every value is an int or none and the policy is
+    one of share, skip_next, dense, drop the places are worked out here (_int_groups),
+    otherwise by the builtin."""
     seq = tuple(xs)
     values = [f(x) for x in seq]
-    if policy in _PLAIN_POLICIES and all(type(v) is int or v is None for v in values):
-        return _int_ranking(seq, values, policy)
-    given = iter(values)
-    return _ranking_of(None, seq, lambda x: next(given), policy)
-
-
-_PLAIN_POLICIES = ("share", "skip_next", "dense", "drop")
-
-
-def _int_ranking(seq, values, policy):
-    """builtins.majority.ranking of elements with whole-number values (none: no place): groups
-    of equal values, best first; the place each takes by the policy (majority.places)."""
-    members: dict = {}
-    for x, v in zip(seq, values):
-        if v is not None:
-            members.setdefault(v, []).append(x)
+    if policy not in _RANKED_HERE or not _INT_OR_NONE.issuperset(map(type, values)):
+        given = iter(values)
+        return _ranking_of(None, seq, lambda x: next(given), policy)
     where, place = {}, 0
-    for v in sorted(members, reverse=True):
-        group = members[v]
-        if policy == "drop" and len(group) > 1:
-            place += len(group)
+    for members in _int_groups(seq, values):
+        if policy == "drop" and len(members) > 1:
+            place += len(members)
             continue
-        for x in group:
+        for x in members:
             where[x] = place
-        place += 1 if policy == "dense" else len(group)
+        place += 1 if policy == "dense" else len(members)
     return [where.get(x) for x in seq]
 
 
+_RANKED_HERE = frozenset(("share", "skip_next", "dense", "drop"))
+_TIES_TOGETHER = frozenset(("share", "skip_next", "dense"))
+_INT_OR_NONE = frozenset((int, type(None)))
+
+
+def _int_groups(xs, values):
+    """The builtin's groups (majority._groups) of elements whose values are ints or none: the
+    members of each value, best value first, members in the list's order (none: no group)."""
+    groups: dict = {}
+    for x, v in zip(xs, values):
+        if v is not None:
+            members = groups.get(v)
+            if members is None:
+                groups[v] = [x]
+            else:
+                members.append(x)
+    return [groups[v] for v in sorted(groups, reverse=True)]
+
+
 def _awards(xs, f, points, policy="share"):
-    """awards_by_place (builtins.majority) over plain lists."""
-    return _awards_of(None, tuple(xs), f, tuple(points), policy)
+    """awards_by_place (builtins.majority) over plain lists: f once per element, in order, as
+    the builtin; where every value is an int or none and the policy places ties together
+    (share, skip_next, dense) the places are worked out here (_int_groups), otherwise by the
+    builtin."""
+    values = [f(x) for x in xs]
+    if policy not in _TIES_TOGETHER or not _INT_OR_NONE.issuperset(map(type, values)):
+        given = iter(values)
+        return _awards_of(None, tuple(xs), lambda x: next(given), tuple(points), policy)
+    out, place, paid = [], 0, len(points)
+    for members in _int_groups(xs, values):
+        if place < paid:
+            out.extend([[x, points[place]] for x in members])
+        place += 1 if policy == "dense" else len(members)
+    return out
 
 
 def _pass_zones(zones, k, loc):
