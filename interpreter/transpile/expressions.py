@@ -73,6 +73,8 @@ class ExpressionWriter(WriterBase):
         inner = dict(env)
         inner[n.var] = var = self.fresh(n.var)
         cond = f" if {self.expr(n.cond, inner)}" if n.cond is not None else ""
+        if cond == " if True":  # a condition known true (lists.py's assignable of no element)
+            cond = ""
         return f"[{self.expr(n.elt, inner)} for {var} in {self.expr(n.iter, env)}{cond}]"
 
     def e_BinOp(self, n, env):

@@ -31,7 +31,10 @@ class ListWriter(PieceKindWriter):
             return f"_sort({self.expr(args[0], env)}, lambda {var}: {body})"
         if name == "assignable" and len(args) == 2:
             var, body = self.lam(args[1], env)
-            return f"_assignable({self.expr(args[0], env)}, lambda {var}: {body})"
+            xs = self.expr(args[0], env)
+            if xs == "[]":  # no element: true without calling the function
+                return "True"
+            return f"_assignable({xs}, lambda {var}: {body})"
         plain = {("reverse", 1): "list(reversed({0}))", ("without", 2): "_without({0}, {1})",
                  ("append", 2): "(list({0}) + [{1}])", ("get", 2): "_get({0}, {1})", ("get", 3): "_get({0}, {1}, {2})"}
         form = plain.get((name, len(args)))

@@ -62,6 +62,15 @@ def _draw(k, source, dest, loc):
         loc[pc] = dest
 
 
+def _first_eq(xs, attr, value):
+    """first(filter(xs, x => x.attr == value)) for a fixed attribute (`attr`: its list by piece),
+    stopping at the first match."""
+    for x in xs:
+        if attr[x] == value:
+            return x
+    return None
+
+
 def _last(xs):
     return xs[-1] if xs else None
 
@@ -404,11 +413,21 @@ def _plain_options(cands, who, ps, plain):
         z = loc[cands[0]]
         ordered, vis_up, vis_down, owner = zi[id(z)]
         if not ordered and (vis_up == "all" or (vis_up == "owner" and owner == who)):
+            down_seen = vis_down == "all" or (vis_down == "owner" and owner == who)
             options, keys = [], set()
             for v in cands:
-                k = plain[v]
-                if k is None or singular[v] or face[v] is not None or not up0[v] or loc[v] is not z:
+                if loc[v] is not z:
                     break
+                if singular[v]:  # alone of its kind and seen: its own option (its key, v)
+                    f = face[v]
+                    if not down_seen and not (up0[v] if f is None else f):
+                        break
+                    k = v
+                else:  # a plain piece face up: its item's key (negative: never a piece's number)
+                    k = plain[v]
+                    if k is None or face[v] is not None or not up0[v]:
+                        break
+                    k = -1 - k
                 if k not in keys:
                     keys.add(k)
                     options.append(v)
@@ -485,7 +504,9 @@ def _assignable(xs, f):
 
 
 def _get(m, k, default=None):
-    """get(m, k, default) (builtins.core.get)."""
+    """get(m, k, default) (builtins.core.get; a map's entry without the second call)."""
+    if type(m) is dict:
+        return m.get(k, default)
     return _get_of(None, m, k, default)
 
 

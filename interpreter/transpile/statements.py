@@ -248,8 +248,12 @@ class StatementWriter(WriterBase):
         if call.kwargs or len(call.args) != len(fn.params):
             raise self.unsupported(f"this call of {fn.name}", call)
         inner: dict = {}
+        stmts = self.L.procs[fn.proc.name]
         for param, arg in zip(fn.params, call.args):
             code = self.expr(arg, env)
+            if code == "[]" and not _rebinds(stmts, param):  # a new empty list wherever it is read
+                inner[param] = code
+                continue
             if not is_simple(code):
                 name = self.fresh(param)
                 if guard is None:
@@ -266,3 +270,14 @@ def _rebound(place: str, op: str, value: str) -> str:
     """`place op value` as the engine does it: a NEW value bound to the place (`x += [..]` on a
     list must not change another name holding the same list, as Python's in-place `+=` would)."""
     return f"{place} = {value}" if op == "=" else f"{place} = {place} {op[0]} ({value})"
+
+
+def _rebinds(stmts: list, name: str) -> bool:
+    """Whether these statements bind `name` again (assign it, or bind it by let, choose or for)."""
+    for s in ast.walk(stmts):
+        if isinstance(s, ast.Assign) and isinstance(s.target, ast.Name) and s.target.id == name:
+            return True
+        if getattr(s, "name" if isinstance(s, ast.Let) else "var", None) == name and isinstance(
+                s, (ast.Let, ast.Choose, ast.For)):
+            return True
+    return False
