@@ -2,6 +2,8 @@
 builtins the generator knows in `builtin`)."""
 from __future__ import annotations
 
+import re
+
 from .. import ast
 from .base import WriterBase, is_simple
 
@@ -75,7 +77,10 @@ class ExpressionWriter(WriterBase):
         cond = f" if {self.expr(n.cond, inner)}" if n.cond is not None else ""
         if cond == " if True":  # a condition known true (lists.py's assignable of no element)
             cond = ""
-        return f"[{self.expr(n.elt, inner)} for {var} in {self.expr(n.iter, env)}{cond}]"
+        elt, seq = self.expr(n.elt, inner), self.expr(n.iter, env)
+        if not cond and elt == var:  # every element as it is: a copy, made by list()
+            return f"list({seq})"
+        return f"[{elt} for {var} in {seq}{cond}]"
 
     def e_BinOp(self, n, env):
         if n.op in ("/", "//", "%"):
@@ -144,6 +149,11 @@ class ExpressionWriter(WriterBase):
             if name == "count":  # list comprehensions: cheaper than generators on short lists
                 return f"len([0 for {var} in {seq} if {body}])"
             if name == "sum":
+                if body == f"len({var})":  # the lengths: map() calls len without a frame
+                    return f"sum(map(len, {seq}))"
+                counted = re.match(rf"^len\(\[0 for ([A-Za-z_]\w*) in {var} if (.*)\]\)$", body)
+                if counted:  # a sum of counts: one count over all the lists, one comprehension
+                    return f"len([0 for {var} in {seq} for {counted.group(1)} in {var} if {counted.group(2)}])"
                 return f"sum([{body} for {var} in {seq}])"
             return f"{name}({body} for {var} in {seq})"
         if len(args) == 1 and name in ("count", "len", "sum", "any", "all", "first", "top"):

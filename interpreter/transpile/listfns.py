@@ -40,6 +40,9 @@ class ListFunctionWriter(PieceKindWriter):
             read = _ATTR_READ.match(body)
             if read and read.group(2) == var:
                 return f"_sort({self.expr(args[0], env)}, {read.group(1)}.__getitem__)"
+        if name == "filter" and len(args) == 2 and not n.kwargs and _flattened(args[0], env, self.d.functions):
+            var, body = self.each(args[0], args[1], env)  # one pass over the lists, no list of them all
+            return f"[{var} for _xs in {self.expr(args[0].args[0], env)} for {var} in _xs if {body}]"
         if name in ("first", "top") and len(args) == 1 and not n.kwargs:
             found = self.first_with(args[0], env)
             if found is not None:
@@ -77,3 +80,10 @@ class ListFunctionWriter(PieceKindWriter):
         """A sort key: a fixed piece attribute's list's __getitem__, or a lambda."""
         read = _ATTR_READ.match(body)
         return f"{read.group(1)}.__getitem__" if read and read.group(2) == var else f"lambda {var}: {body}"
+
+
+def _flattened(node: ast.Node, env: dict, functions: dict) -> bool:
+    """Whether `node` is a call of the builtin `flatten` with one argument."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "flatten"
+            and node.func.id not in env and node.func.id not in functions and len(node.args) == 1
+            and not node.kwargs)

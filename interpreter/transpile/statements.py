@@ -1,10 +1,15 @@
 """Statements of the rule file's procedures, written as Python lines (one `s_<Node>` per kind)."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .. import ast
 from .base import WriterBase, is_simple
+
+# an argument whose value cannot fail to compute and changes nothing (a seat's index among the
+# players, as a turn's `turn_index`): not computed for a parameter the procedure never reads
+_TOTAL = re.compile(r"^_index_of\(_PLAYERS, [A-Za-z_]\w*\)$")
 
 
 class StatementWriter(WriterBase):
@@ -253,6 +258,9 @@ class StatementWriter(WriterBase):
             code = self.expr(arg, env)
             if code == "[]" and not _rebinds(stmts, param):  # a new empty list wherever it is read
                 inner[param] = code
+                continue
+            if _TOTAL.match(code) and not any(isinstance(x, ast.Name) and x.id == param for x in ast.walk(stmts)):
+                inner[param] = code  # never read, and computing it has no effect and cannot fail
                 continue
             if not is_simple(code):
                 name = self.fresh(param)
