@@ -86,7 +86,7 @@ class BlockWriter(ProcedureWriter):
         before, after = lines[1:asks[0]], lines[asks[0] + 1:]
         read_after = set(re.findall(r"[A-Za-z_]\w*", "\n".join(after)))
         kept = [var, options] + sorted((_assigned_names(before) - top - {var, options}) & read_after)
-        waiting = self.fresh("waiting")
+        waiting = self.fresh("deciding")
         del self.lines[start - 1:]
         self.emit(depth, f"{waiting} = []")
         self.emit(depth, f"for {var} in {seq}:")
