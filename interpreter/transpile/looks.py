@@ -176,9 +176,10 @@ class LooksWriter(PieceKindWriter):
 
     def mark_moved(self, w: str, forced: Any, depth: int, first: str | None = None) -> None:
         """After a move: the engine clears who has seen the pieces and sets a forced face.
-        `first`: a line (on `{pc}`) to write in the same loop before those."""
+        `first`: lines (on `{pc}`, each after the first indented by `{pad}`) to write in the
+        same loop before those."""
         pc = self.fresh("pc")
-        lines = [] if first is None else [first.format(pc=pc)]
+        lines = [] if first is None else [first.format(pc=pc, pad="    " * (depth + 1))]
         if forced is not None:
             lines.append(f"FACE[{pc}] = {self.face_after(forced, pc)}")
         if self.seen_kept:
@@ -204,6 +205,12 @@ class LooksWriter(PieceKindWriter):
             return super().s_Move(n, env, depth, chooser)
         forced = self.dest_face(n.face, n.to)
         w = self.pieces_code(n.what, env, depth, n)
+        if n.place is None and n.at is None and not getattr(self, "grid_names", None):
+            # runtime._move and the marks in one loop over the pieces (a list of their own)
+            dest = self.zone_here(n.to, env, depth)
+            self.mark_moved(w, forced, depth, f"loc[{{pc}}].remove({{pc}})\n{{pad}}{dest}.append({{pc}})\n"
+                                              f"{{pad}}loc[{{pc}}] = {dest}")
+            return
         inner = dict(env)
         inner["\x00moved"] = w
         self.bind_kind(w, PIECES)
