@@ -154,6 +154,10 @@ class ExpressionWriter(WriterBase):
                 counted = re.match(rf"^len\(\[0 for ([A-Za-z_]\w*) in {var} if (.*)\]\)$", body)
                 if counted:  # a sum of counts: one count over all the lists, one comprehension
                     return f"len([0 for {var} in {seq} for {counted.group(1)} in {var} if {counted.group(2)}])"
+                table = body.split("[", 1)[0]
+                if body == f"{table}[{var}]" and table[:2] in ("A_", "M_") and table.isidentifier():
+                    # a piece attribute's list read per element: no comprehension
+                    return f"sum(map({table}.__getitem__, {seq}))"
                 return f"sum([{body} for {var} in {seq}])"
             return f"{name}({body} for {var} in {seq})"
         if len(args) == 1 and name in ("count", "len", "sum", "any", "all", "first", "top"):
