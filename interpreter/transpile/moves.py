@@ -1,8 +1,9 @@
 """A move of one piece, written in place: three list operations (the piece leaves its zone's
 list, joins the end of the destination's, and `loc` records where it is), as runtime._move does
-for it, without a call and without a one-piece list. Only where nothing else happens to the
-piece on a move (no face forced on it, nobody's sight of it cleared: looks.py; no grid in the
-game: grids.py); every other move is the looks', the grids' or the statement writer's."""
+for it, without a call and without a one-piece list, and the face the destination forces on it
+where looks are kept (looks.LooksWriter.mark_moved's line, for the one piece). Only where
+nothing else happens to the piece on a move (nobody's sight of it cleared: looks.py; no grid in
+the game: grids.py); every other move is the looks', the grids' or the statement writer's."""
 from __future__ import annotations
 
 from .. import ast
@@ -30,12 +31,14 @@ class MoveWriter(PieceKindWriter):
         self.emit(depth, f"loc[{pc}].remove({pc})")
         self.emit(depth, f"{dest}.append({pc})")
         self.emit(depth, f"loc[{pc}] = {dest}")
+        forced = self.dest_face(n.face, n.to) if getattr(self, "looks", False) else None
+        if forced is not None:
+            self.emit(depth, f"FACE[{pc}] = {self.face_after(forced, pc)}")
 
     def nothing_else_moves(self, n: ast.Move) -> bool:
-        """No face forced and no sight cleared by this move (looks.LooksWriter.mark_moved), and
-        no grid whose cells a piece may leave (grids.py's bookkeeping goes with every move)."""
+        """No sight cleared by this move (looks.LooksWriter.mark_moved; a forced face is
+        written here), and no grid whose cells a piece may leave (grids.py's bookkeeping goes
+        with every move)."""
         if getattr(self, "grid_names", None):
             return False
-        if not getattr(self, "looks", False):
-            return True
-        return not self.seen_kept and self.dest_face(n.face, n.to) is None
+        return not getattr(self, "looks", False) or not self.seen_kept
