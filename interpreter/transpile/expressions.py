@@ -167,7 +167,10 @@ class ExpressionWriter(WriterBase):
             return f"_remove({self.expr(args[0], env)}, {self.expr(args[1], env)})"
         if name == "argmax" and len(args) == 2:
             var, body = self.lam(args[1], env)
-            return f"_argmax({self.expr(args[0], env)}, lambda {var}: {body})"
+            seq = self.expr(args[0], env)
+            if is_simple(seq):  # read twice: the keys, then the elements with the best
+                return f"_argmax_keys({seq}, [{body} for {var} in {seq}])"
+            return f"_argmax({seq}, lambda {var}: {body})"
         if name == "next_player" and len(args) == 1:
             return f"(({self.expr(args[0], env)} + 1) % {self.n})"
         one = {"empty": "(not {0})", "last": "_last({0})", "disclose": "{0}", "range": "list(range({0}))",

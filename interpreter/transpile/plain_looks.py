@@ -29,6 +29,10 @@ class PlainLooksWriter(LooksWriter):
 
     def options_code(self, candidates: str, kind: Any, who: str, n) -> str:
         code = super().options_code(candidates, kind, who, n)
-        if code.startswith("_piece_options("):
-            return f"(_plain_options({candidates}, {who}, PS, PLAIN) or {code})"
-        return code
+        if not code.startswith("_piece_options("):
+            return code
+        if not candidates.isidentifier():  # worked out once, though both may read them
+            name = self.fresh("cands")
+            code = super().options_code(name, kind, who, n)
+            candidates = f"({name} := {candidates})"
+        return f"(_plain_options({candidates}, {who}, PS, PLAIN) or {code})"

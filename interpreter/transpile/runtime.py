@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..builtins.poker import evaluate as _poker_evaluate  # noqa: F401 - used by generated code
 from ..rng import Rng as _Rng  # noqa: F401 - used by generated code
+from ..rng import _INC as _PCG_INC, _MULT as _PCG_MULT
 
 
 class _GameEnds(Exception):
@@ -25,7 +26,12 @@ def _first(xs):
 
 
 def _argmax(xs, f):
-    keys = [f(x) for x in xs]
+    return _argmax_keys(xs, [f(x) for x in xs])
+
+
+def _argmax_keys(xs, keys):
+    """argmax's answer from each element's key, worked out in order (expressions.py writes them
+    as a comprehension where `xs` is a name: no function call per element)."""
     if not keys:
         return []
     best = max(keys)
@@ -81,6 +87,43 @@ def _extreme(xs, f, default, pick):
 
 def _index_of(xs, x):
     return xs.index(x) if x in xs else -1
+
+
+def _roll(rng, pcs, faces, values, also=None):
+    """`roll`: each piece of `pcs` in order gets `faces[pc][rng.below(len(faces[pc]))]` in `values`
+    (and `also`, when given), the Rng's draws those of Rng.below (its loop inlined here: one
+    call per roll, not per die). A piece without faces raises TypeError, as the loop of
+    below() calls would, the Rng left where they would leave it."""
+    if type(rng) is not _Rng:  # a generator that draws differently
+        for pc in pcs:
+            fs = faces[pc]
+            values[pc] = v = fs[rng.below(len(fs))]
+            if also is not None:
+                also[pc] = v
+        return
+    state = rng.state
+    try:
+        for pc in pcs:
+            fs = faces[pc]
+            n = len(fs)
+            if n == 1:
+                r = 0
+            else:
+                threshold = (0x100000000 - n) % n
+                while True:  # Rng.next32, inlined
+                    old = state
+                    state = (old * _PCG_MULT + _PCG_INC) & 0xFFFFFFFFFFFFFFFF
+                    x = (((old >> 18) ^ old) >> 27) & 0xFFFFFFFF
+                    rot = old >> 59
+                    r = ((x >> rot) | (x << ((-rot) & 31))) & 0xFFFFFFFF
+                    if r >= threshold:
+                        break
+                r %= n
+            values[pc] = v = fs[r]
+            if also is not None:
+                also[pc] = v
+    finally:
+        rng.state = state
 
 
 def _shuffled(rng, xs):
@@ -425,7 +468,12 @@ def _plain_options(cands, who, ps, plain):
                     k = v
                 else:  # a plain piece face up: its item's key (negative: never a piece's number)
                     k = plain[v]
-                    if k is None or face[v] is not None or not up0[v]:
+                    if k is None:  # a changing attribute: shown (the second pass's None), or not
+                        f = face[v]
+                        if up0[v] if f is None else f:
+                            return None
+                        break
+                    if face[v] is not None or not up0[v]:
                         break
                     k = -1 - k
                 if k not in keys:
