@@ -3,8 +3,8 @@ either its own option (in an ordered zone, or alone of its kind) or plain: a pie
 is its item alone (no changing attribute, its starting face, seen by nobody in particular).
 A plain piece's look is (its zone, its item's key): the options are the first candidate of
 each (runtime._plain_options), the same as looks.py's runtime._piece_options gives; a
-candidate that is neither sends the whole choice there (and so do no candidates: an empty list
-either way).
+candidate that is neither sends the whole choice there (runtime._look_options asks both in one
+call; no candidates: an empty list either way).
 
 PLAIN, a module constant: each piece's visible key number (looks.py's VKEY) when its component
 has no changing attribute, else None."""
@@ -29,5 +29,5 @@ class PlainLooksWriter(LooksWriter):
     def options_code(self, candidates: str, kind: Any, who: str, n) -> str:
         code = super().options_code(candidates, kind, who, n)
         if code.startswith("_piece_options("):
-            return f"(_plain_options({candidates}, {who}, PS, PLAIN) or {code})"
+            return f"_look_options({candidates}, {who}, PS, PLAIN)"
         return code
