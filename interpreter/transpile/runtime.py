@@ -25,7 +25,12 @@ def _first(xs):
 
 
 def _argmax(xs, f):
-    keys = [f(x) for x in xs]
+    return _argmax_keys(xs, [f(x) for x in xs])
+
+
+def _argmax_keys(xs, keys):
+    """argmax(xs, f) from its keys already worked out (keys[i] = f(xs[i])): the elements with
+    the greatest key, in order."""
     if not keys:
         return []
     best = max(keys)
