@@ -95,16 +95,19 @@ def _roll(rng, pcs, faces, values):
             values[pc] = fs[rng.below(len(fs))]
         return
     state = rng.state
+    last = _roll  # no die's faces: the first die sets n
     try:
         for pc in pcs:
             fs = faces[pc]
-            n = len(fs)
+            if fs is not last:  # dice of one kind share their faces' tuple
+                last = fs
+                n = len(fs)
+                threshold = 4294967296 % n if n > 0 else 0  # = ((1 << 32) - n) % n
             if n <= 1:  # Rng.below: no draw for one face, an error for none
                 if n <= 0:
                     raise ValueError("below() needs a positive bound")
                 values[pc] = fs[0]
                 continue
-            threshold = 4294967296 % n  # = ((1 << 32) - n) % n
             while True:  # next32: x << (32 - rot) masks to what x << (-rot & 31) gives
                 old = state
                 state = (old * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
