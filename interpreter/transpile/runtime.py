@@ -148,11 +148,15 @@ def _clamp(x, lo, hi):
     return max(lo, min(hi, x))
 
 
+_INT = frozenset((int,))
+
+
 def _values_rank(values, table):
     """hand_rank of plain numbers (no suits), as builtins.poker._hand reads them."""
-    for v in values:
-        if type(v) is not int:
-            raise TypeError(f"hand_rank: {v!r} is not a whole number")
+    if not _INT.issuperset(map(type, values)):  # every value a whole number: one test in C
+        for v in values:
+            if type(v) is not int:
+                raise TypeError(f"hand_rank: {v!r} is not a whole number")
     return _poker_evaluate(values, [None] * len(values), table)[1]
 
 
