@@ -287,12 +287,13 @@ def _simultaneous(block, players, agents, history):
     if len({w[0] for w in waiting}) < len(waiting):
         raise RuntimeError("two blocks of a simultaneous statement wait for one player")
     waiting.sort(key=_chooser)
-    while waiting:
+    append = history.append
+    while len(waiting) > 1:
         done = False
         for w in waiting:
             who = w[0]
             i = agents[who](w[1])
-            history.append([who, i])
+            append([who, i])
             try:
                 nxt, w[1] = w[2].send(i)
             except StopIteration:
@@ -303,6 +304,18 @@ def _simultaneous(block, players, agents, history):
                 raise RuntimeError("a simultaneous block asks another player")
         if done:
             waiting = [w for w in waiting if w[0] is not None]
+    if waiting:  # one block left: its decisions one after the other, as the rounds would ask them
+        who, options, g = waiting[0]
+        agent = agents[who]
+        while True:
+            i = agent(options)
+            append([who, i])
+            try:
+                nxt, options = g.send(i)
+            except StopIteration:
+                return
+            if nxt != who:
+                raise RuntimeError("a simultaneous block asks another player")
 
 
 def _chooser(w):
