@@ -54,6 +54,9 @@ functions:
   lucky:
     params: [p]
     expr: "first(shuffled(players)) == p"
+  cost:
+    params: [n]
+    expr: "0 if n == 0 else n - 1"
 actions:
   draw:
     when: "can_draw(player)"
@@ -88,6 +91,8 @@ flow:
           points[player] += 5
         if can_draw(player) and reds(player) > 0:
           points[player] += 2
+        let c = cost(count(hand[player]))
+        points[player] += c
         let best = argmax(players, q => count(hand[q], c => c.suit == "red"))
         if any(hand[player], c => c.suit == "blue") and player in best:
           points[player] += 3
@@ -157,6 +162,14 @@ def test_value_procedures_keep_nothing(tmp_path):
     path = write(tmp_path, text)
     assert ":= " not in transpile(path, 2)
     assert differing(path, 2, range(20)) == []
+
+
+def test_a_let_of_a_function_of_computed_arguments_is_written_inline(tmp_path):
+    """`let c = cost(count(hand[player]))`: the argument into a local, then cost's body (no
+    nested function f_cost called there)."""
+    source = transpile(write(tmp_path, KEPT), 2)
+    assert "def f_cost(" not in source
+    assert re.search(r"(a_\d+) = len\(z_hand\[\w+\]\)\n\s+c_\d+ = \(0 if \(\1 == 0\) else \(\1 - 1\)\)", source)
 
 
 def test_any_equal_is_one_lookup_loop(tmp_path):
