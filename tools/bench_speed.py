@@ -25,6 +25,7 @@ Usage:
     python tools/bench_speed.py --base /tmp/base --only mcts --transpiled
                                   # flat MCTS: before, this engine, and this checkout's iterations
                                   # on the resumable generated program, alternating
+                                  # (--mcts-players 2 3 4 5: other player counts than 4)
 Copy the printed Markdown into docs/benchmarks.md.
 """
 from __future__ import annotations
@@ -337,7 +338,7 @@ def games_row(base: Worker, new: Worker, path: str, n: int, rounds: int, games: 
 
 def compare(base: Worker, new: Worker, rounds: int, games: int, what: set,
             files: list[str] | None = None, transpiled: bool = False, run_games: int = 1000,
-            min_task: float = 0.2, run_seconds: float = 2.0) -> dict:
+            min_task: float = 0.2, run_seconds: float = 2.0, mcts_players: list[int] | None = None) -> dict:
     out: dict = {"games": [], "copy": [], "mcts": []}
     configs = entry_configs(files)
     if "games" in what:
@@ -364,7 +365,8 @@ def compare(base: Worker, new: Worker, rounds: int, games: int, what: set,
         for gid, options in MCTS_CONFIGS:
             if files and not any(text in gid for text in files):
                 continue
-            out["mcts"].append(_mcts_row(base, new, rounds, gid, options, transpiled))
+            for n in mcts_players or [4 if gid != "between_two_cities" else 3]:
+                out["mcts"].append(_mcts_row(base, new, rounds, gid, options, transpiled, n))
     return out
 
 
@@ -403,12 +405,11 @@ def simulate_cli(base_root: Path, rounds: int, sizes: list[int], files: list[str
     return rows
 
 
-def _mcts_row(base: Worker, new: Worker, rounds: int, gid: str, options: dict, transpiled: bool) -> dict:
+def _mcts_row(base: Worker, new: Worker, rounds: int, gid: str, options: dict, transpiled: bool, n: int) -> dict:
     """Flat MCTS iterations/s, after ÷ before: the new checkout's engine (MctsAgent with
     transpiled=False) and, with `transpiled`, its iterations on the generated program too (the
     three alternate: before, engine, generated)."""
     path = str(Path("rules") / gid / "game.yaml")
-    n = 4 if gid != "between_two_cities" else 3
     forms = {"base": (base, {}), "new": (new, {"transpiled": False})}
     if transpiled:
         forms["generated"] = (new, {"transpiled": True})
@@ -553,6 +554,8 @@ def main(argv: list[str] | None = None) -> int:
                          "4 players; default 300)")
     ap.add_argument("--min-task", type=float, default=0.2,
                     help="games: the old engine's CPU seconds per task (more games per task for short games)")
+    ap.add_argument("--mcts-players", type=int, nargs="+", metavar="N",
+                    help="mcts: these player counts (default 4, Between Two Cities 3)")
     ap.add_argument("--json", dest="json_out")
     args = ap.parse_args(argv)
     if args.files_csv:
@@ -571,7 +574,7 @@ def main(argv: list[str] | None = None) -> int:
         base, new = Worker(Path(args.base).resolve()), Worker(ROOT)
         try:
             results["compare"] = compare(base, new, args.rounds, args.games, what, args.files, args.transpiled,
-                                         args.run_games, args.min_task, args.run_seconds)
+                                         args.run_games, args.min_task, args.run_seconds, args.mcts_players)
         finally:
             base.close()
             new.close()

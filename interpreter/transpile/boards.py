@@ -80,8 +80,14 @@ class BoardWriter(PieceKindWriter):
         width = {len(k) for k in keys}
         if len(width) != 1:
             raise self.unsupported(f"zone family {name} with keys of several lengths")
-        init = {k: list(map(int, self.lay.initial_zones[table[k if len(k) > 1 else k[0]]])) for k in keys}
+        init = {k: repr(list(map(int, self.lay.initial_zones[table[k if len(k) > 1 else k[0]]]))) for k in keys}
         return _nested(name, [], keys, init, self)
+
+    def keyed_zones_of(self, name: str, leaves: list[str]) -> str:
+        """The code of a zone family indexed by some board's nodes (as keyed_zones lays it out)
+        whose zone lists are `leaves`, one code each in the order of zone_codes (a copy's)."""
+        keys = [k if isinstance(k, tuple) else (k,) for k in self.lay.zone_index[name]]
+        return _nested(name, [], keys, dict(zip(keys, leaves)), self)
 
     @property
     def uses_zone_index(self) -> bool:
@@ -104,12 +110,17 @@ class BoardWriter(PieceKindWriter):
     def zone_keys(self) -> list[str]:
         """ZK: each zone list's id -> its index as zone_index gives it (a value, or a list; the
         indexes a module constant, ZKV, written by board_tables)."""
+        codes = self.zone_key_codes()
+        return [f"ZK = dict(zip(map(id, ({''.join(c + ', ' for c in codes)})), ZKV))"]
+
+    def zone_key_codes(self) -> list[str]:
+        """Every zone list's code, in the order of ZKV (zone_key_values)."""
         codes = []
         for name, table in self.lay.zone_index.items():
             for key in table:
                 parts = key if isinstance(key, tuple) else (key,)
                 codes.append(f"z_{name}" + "".join(f"[{_plain(k)!r}]" for k in parts))
-        return [f"ZK = dict(zip(map(id, ({''.join(c + ', ' for c in codes)})), ZKV))"]
+        return codes
 
     def zone_key_values(self) -> list:
         """The indexes of ZK, in the order of zone_keys."""
@@ -273,11 +284,12 @@ def _plain(k: Any) -> Any:
 
 
 def _nested(name: str, prefix: list, keys: list, init: dict, w: Any) -> str:
-    """The code of the zone lists under `prefix` (one dict or list per remaining dimension)."""
+    """The code of the zone lists under `prefix` (one dict or list per remaining dimension;
+    init: each key's zone list as code)."""
     level = len(prefix)
     firsts = list(dict.fromkeys(k[level] for k in keys if list(k[:level]) == prefix))
     last = level + 1 == len(keys[0])
-    parts = [repr(init[tuple(prefix + [f])]) if last else _nested(name, prefix + [f], keys, init, w)
+    parts = [init[tuple(prefix + [f])] if last else _nested(name, prefix + [f], keys, init, w)
              for f in firsts]
     if all(isinstance(f, str) for f in firsts):
         return "{" + ", ".join(f"{f!r}: {p}" for f, p in zip(firsts, parts)) + "}"

@@ -170,6 +170,10 @@ class ExpressionWriter(WriterBase):
             if name == "count":  # list comprehensions: cheaper than generators on short lists
                 return f"len([0 for {var} in {seq} if {body}])"
             if name == "sum":
+                table = body.split("[", 1)[0]
+                if body == f"{table}[{var}]" and table[:2] in ("A_", "M_") and table.isidentifier():
+                    # a piece attribute's list read per element: no comprehension
+                    return f"sum(map({table}.__getitem__, {seq}))"
                 return f"sum([{body} for {var} in {seq}])"
             return f"{name}({body} for {var} in {seq})"
         if len(args) == 1 and name in ("count", "len", "sum", "any", "all", "first", "top"):

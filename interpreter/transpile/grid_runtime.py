@@ -405,9 +405,34 @@ def _ranking(xs, f, policy="share"):
     return _ranking_of(None, tuple(xs), f, policy)
 
 
+_TIES_TOGETHER = frozenset(("share", "skip_next", "dense"))
+_INT_OR_NONE = frozenset((int, type(None)))
+
+
 def _awards(xs, f, points, policy="share"):
-    """awards_by_place (builtins.majority) over plain lists."""
-    return _awards_of(None, tuple(xs), f, tuple(points), policy)
+    """awards_by_place (builtins.majority) over plain lists: f once per element, in order, as
+    the builtin; where every value is an int or none and the policy places ties together
+    (share, skip_next, dense) the places are worked out here (the builtin's groups: equal
+    values, best first, members in the list's order), otherwise by the builtin."""
+    values = [f(x) for x in xs]
+    if policy not in _TIES_TOGETHER or not _INT_OR_NONE.issuperset(map(type, values)):
+        given = iter(values)
+        return _awards_of(None, tuple(xs), lambda x: next(given), tuple(points), policy)
+    groups: dict = {}
+    for x, v in zip(xs, values):
+        if v is not None:
+            members = groups.get(v)
+            if members is None:
+                groups[v] = [x]
+            else:
+                members.append(x)
+    out, place, paid = [], 0, len(points)
+    for v in sorted(groups, reverse=True):
+        members = groups[v]
+        if place < paid:
+            out.extend([[x, points[place]] for x in members])
+        place += 1 if policy == "dense" else len(members)
+    return out
 
 
 def _pass_zones(zones, k, loc):

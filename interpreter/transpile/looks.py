@@ -47,15 +47,7 @@ class LooksWriter(PieceKindWriter):
         n = len(self.lay.static)
         self.emit(1, f"FACE = [None] * {n}")
         self.emit(1, f"SEEN = [None] * {n}" if self.seen_kept else "SEEN = None")
-        entries = []
-        for ref, info in self.lay.zones.items():
-            if info.custom is not None:
-                raise self.unsupported(f"zone {info.family} with a custom visibility")
-            code = self.zone_list_code(info)
-            if code is None:
-                continue
-            owner = None if info.owner is None else int(info.owner)
-            entries.append((code, f"({info.ordered!r}, {info.vis_up!r}, {info.vis_down!r}, {owner!r})"))
+        entries = self.zone_facts()
         # ids taken by map() and the facts a constant tuple: cheaper than a dict display per game
         self.emit(1, f"ZI = dict(zip(map(id, ({''.join(c + ', ' for c, _ in entries)})), "
                      f"({''.join(f + ', ' for _, f in entries)})))")
@@ -65,6 +57,20 @@ class LooksWriter(PieceKindWriter):
             names = self.d.components[s["kind"]].mutable
             per_piece.append("(" + "".join(f"{dyn[self.mutable.index(a)]}, " for a in names) + ")")
         self.emit(1, f"PS = (loc, ZI, FACE, SEEN, UP0, SINGULAR, HKEY, VKEY, [{', '.join(per_piece)}])")
+
+    def zone_facts(self) -> list[tuple[str, str]]:
+        """ZI's entries: (a zone list's code, its facts (ordered, visibility face up, face down,
+        owner) as code), every zone but the box."""
+        entries = []
+        for ref, info in self.lay.zones.items():
+            if info.custom is not None:
+                raise self.unsupported(f"zone {info.family} with a custom visibility")
+            code = self.zone_list_code(info)
+            if code is None:
+                continue
+            owner = None if info.owner is None else int(info.owner)
+            entries.append((code, f"({info.ordered!r}, {info.vis_up!r}, {info.vis_down!r}, {owner!r})"))
+        return entries
 
     def zone_list_code(self, info: Any) -> str | None:
         """The generated list of one zone (as program.state_init names it); None for the box."""

@@ -60,7 +60,11 @@ name the procedure bound before writes the earlier name back, as frames.py.
 What the straight writer covers minus what cannot stop: an optional perform and `where` on a
 perform (refused), a decision inside the `scoring.final` block (refused).
 Grid zones' cells and GPOS (grids.py) are among the state's objects, copied by clone; the
-value-giving procedures (value_procs.py) are nested in the generator, over its own state.
+value-giving procedures (value_procs.py) are nested in the generator, over its own state. A
+zone family indexed by a board's nodes (boards.py: dicts, any mix of dimensions) is copied into
+the same nesting; the tables keyed by the ids of the zone lists (`zone_index`'s ZK, looks.py's
+ZI) are made again for each copy, by clone from its copies' ids in one pass (module constants
+_ZK_AT, _ZI_AT, _ZI_FACTS in the copy's zone order), and PS from them.
 """
 from __future__ import annotations
 
@@ -70,7 +74,7 @@ from typing import Any, Callable, Iterable
 from .. import ast
 from . import stepper_runtime
 from .base import Unsupported
-from .piece_kinds import element
+from .piece_kinds import VALUE, element
 from .procedures import returns_in_loops
 from .program import ProgramWriter, namespace
 from .rulefile import RuleFile
@@ -95,6 +99,7 @@ class StepperWriter(ProgramWriter):
         self.rule_names: dict[str, str] = {}  # a live local -> the rule file's name it holds
         self.sole = False  # the statement being written is the last decision of such a block
         self.block_sites: set[int] = set()  # the decision sites inside a simultaneous block
+        self.id_tables: list[str] = []  # tables by zone lists' ids that clone makes (copied_tables)
 
     def fresh(self, stem: str) -> str:
         name = super().fresh(stem)
@@ -162,28 +167,40 @@ class StepperWriter(ProgramWriter):
         pairs = [tuple(line.strip().split(" = ", 1)) for line in made]
         return [p for p in pairs if p[0] not in ("ZI", "PS")], [p for p in pairs if p[0] in ("ZI", "PS")]
 
+    def zone_key_state(self) -> list[tuple[str, str]]:
+        """boards.py's ZK as (name, code) where zone_index is used: keyed by the ids of the zone
+        lists, so each copy makes its own from its lists (state_init makes a new game's)."""
+        if not self.uses_zone_index:
+            return []
+        name, code = self.zone_keys()[0].split(" = ", 1)
+        return [(name, code)]
+
     def _stepper_source(self) -> str:
-        if self.uses_zone_index:  # boards.py's ZK is keyed by the ids of zone lists a copy replaces
-            raise self.unsupported("zone_index in a resumable program")
         final = self.L.procs.get("scoring:final") or []
         if any(map(self.stops, final)):
             raise self.unsupported("a decision in scoring.final")
         out = self.header()
         pieces, derived = self.piece_state()
+        # made from the zone lists for each copy (a new game: state_init makes them)
+        remade = derived + self.zone_key_state()
         scalars, objects = self.state_names()
         objects += [name for name, _ in pieces]
         self.scalars, self.objects = scalars, objects
         run = FRAME + 1 + len(scalars)
+        self.id_tables, made_tables = self.copied_tables({name: i for i, name in enumerate(objects, run + 1)}, remade)
         self.lines = []
-        self.emit(0, f"def _game({', '.join(objects)}):")
-        if derived:  # a copy's: made from its lists (a new game makes them in _gen)
-            self.emit(1, "if loc is not None:")
-            for name, code in derived:
-                self.emit(2, f"{name} = {code}")
+        self.emit(0, f"def _game({', '.join(objects)}{', _made=None' if self.id_tables else ''}):")
+        if remade:  # a copy's: made from its lists (a new game makes them in _gen)
+            self.emit(1, "if _made is not None:" if self.id_tables else "if loc is not None:")
+            if self.id_tables:  # clone made these from its copies' ids
+                self.emit(2, f"{', '.join(self.id_tables)}, = _made")
+            for name, code in remade:
+                if name not in self.id_tables:
+                    self.emit(2, f"{name} = {code}")
             self.emit(1, "else:")
-            self.emit(2, f"{' = '.join(name for name, _ in derived)} = None")
+            self.emit(2, f"{' = '.join(name for name, _ in remade)} = None")
         self.emit(1, "def _gen(st, ans, _agents=None):")
-        self.emit(2, f"nonlocal {', '.join(objects + [name for name, _ in derived])}")
+        self.emit(2, f"nonlocal {', '.join(objects + [name for name, _ in remade])}")
         self.emit(2, f"({', '.join(['pc', '_seat', '_options', 'frame'] + scalars)},) = st[:{run}]")
         self.emit(2, "if pc:")
         self.emit(3, "if pc < 0:")
@@ -227,6 +244,7 @@ class StepperWriter(ProgramWriter):
         out.append(f"BLOCK_SITES = frozenset({sorted(self.block_sites)!r})\n")
         if self.refused:
             raise self.refused[0]
+        out.append("".join(line + "\n" for line in made_tables))
         out.append(self.api(run, objects))
         out.append(self.exports(run, objects))
         return "".join(out)
@@ -267,27 +285,9 @@ class StepperWriter(ProgramWriter):
                  "        st[:] = _plain(st)", "    new = st[:]"]
         # zones first, all copied in one pass; every other list that is one of them (loc's
         # entries, a local naming a zone) becomes its copy through `memo` (id -> copy)
-        flat, parts, k = [], [], 0
-        for name, i in slot.items():
-            if not name.startswith("z_"):
-                continue
-            shape = self.zone_shape(name[2:])
-            named = list(self.lay.zone_index[name[2:]])
-            if named != [()] and all(isinstance(key, str) for key in named):  # a dict by names
-                flat.append(f"*st[{i}].values()")
-                parts.append(f"    new[{i}] = dict(zip(st[{i}], zs[{k}:{k + len(named)}]))")
-            elif not shape:
-                flat.append(f"st[{i}]")
-                parts.append(f"    new[{i}] = zs[{k}]")
-            elif len(shape) == 1:
-                flat.append(f"*st[{i}]")
-                parts.append(f"    new[{i}] = zs[{k}:{k + shape[0]}]")
-            else:
-                rows, cols = shape
-                flat.append(f"*[z for row in st[{i}] for z in row]")
-                parts.append(f"    new[{i}] = [zs[{k} + r * {cols}:{k} + (r + 1) * {cols}] for r in range({rows})]")
-            k += len(shape) and shape[0] * (shape[1] if len(shape) == 2 else 1) or 1
+        flat, parts, _ = self.zone_copies(slot)
         lines += [f"    old = [{', '.join(flat)}]", "    zs = [z[:] for z in old]",
+                  *(["    ids = list(map(id, zs))"] if self.id_tables else []),
                   "    memo = dict(zip(map(id, old), zs))", *parts,
                   f"    new[{slot['loc']}] = loc = [None] * {len(self.lay.static)}",
                   "    for z in zs:", "        for pc in z:", "            loc[pc] = z"]
@@ -297,13 +297,92 @@ class StepperWriter(ProgramWriter):
                   if name == "frame" or name.startswith("v_")]
         lines += [f"    new[{i}] = st[{i}][:]" if name.startswith("c_") else f"    new[{i}] = _copy(st[{i}], memo)"
                   for name, i in slot.items() if name.startswith(("c_", "v_"))]
-        lines += [f"    new[{i}] = _copy(st[{i}], memo)" for name, i in slot.items()
+        lines += [f"    new[{i}] = {self.piece_list_copy(name, i)}" for name, i in slot.items()
                   if name in ("FACE", "SEEN") or name.startswith(("M_", "D_"))]
         lines += self.grid_copies(slot)
         lines += [f"    new[{slot['history']}] = list(st[{slot['history']}])",
                   f"    new[{slot['rng']}] = st[{slot['rng']}].copy()",
-                  f"    new[{run}] = _game(*new[{run + 1}:{run + 1 + len(objects)}])", "    return new", ""]
+                  f"    new[{run}] = _game(*new[{run + 1}:{run + 1 + len(objects)}]{self.made_argument()})",
+                  "    return new", ""]
         return "\n".join(lines)
+
+    def zone_copies(self, slot: dict) -> tuple[list[str], list[str], list[str]]:
+        """clone's copy of every zone list: (the flat list of the original's lists, as code; the
+        lines putting the copies, `zs`, back in each family's shape; each zs entry's code as
+        program.state_init / looks.py name that list, e.g. z_drinks_at['loop'][0])."""
+        flat, parts, codes, k = [], [], [], 0
+        for name, i in slot.items():
+            if not name.startswith("z_"):
+                continue
+            shape = self.zone_shape(name[2:])
+            named = list(self.lay.zone_index[name[2:]])
+            if named != [()] and all(isinstance(key, str) for key in named):  # a dict by names
+                flat.append(f"*st[{i}].values()")
+                codes += [f"{name}[{key!r}]" for key in named]
+                parts.append(f"    new[{i}] = dict(zip(st[{i}], zs[{k}:{k + len(named)}]))")
+            elif any(isinstance(x, str) for key in named if isinstance(key, tuple) for x in key):
+                # several dimensions, one a board's nodes (boards.py): each zone list by its code
+                keyed = self.zone_codes(name[2:])
+                flat += [f"st[{i}]" + code[len(name):] for code in keyed]
+                leaves = [f"zs[{k + j}]" for j in range(len(keyed))]
+                parts.append(f"    new[{i}] = {self.keyed_zones_of(name[2:], leaves)}")
+                codes += keyed
+                k += len(keyed)
+                continue
+            elif not shape:
+                flat.append(f"st[{i}]")
+                parts.append(f"    new[{i}] = zs[{k}]")
+                codes.append(name)
+            elif len(shape) == 1:
+                flat.append(f"*st[{i}]")
+                parts.append(f"    new[{i}] = zs[{k}:{k + shape[0]}]")
+                codes += [f"{name}[{j}]" for j in range(shape[0])]
+            else:
+                rows, cols = shape
+                flat.append(f"*[z for row in st[{i}] for z in row]")
+                parts.append(f"    new[{i}] = [zs[{k} + r * {cols}:{k} + (r + 1) * {cols}] for r in range({rows})]")
+                codes += [f"{name}[{r}][{c}]" for r in range(rows) for c in range(cols)]
+            k += len(shape) and shape[0] * (shape[1] if len(shape) == 2 else 1) or 1
+        return flat, parts, codes
+
+    def copied_tables(self, slot: dict, remade: list) -> tuple[list[str], list[str]]:
+        """The tables keyed by zone lists' ids (looks.py's ZI, boards.py's ZK) that clone makes
+        from its copies' ids, `zs` (cheaper than from every list's code again): their names and
+        the module constants they are made with, in zs's order (none if a list is not found)."""
+        *_, codes = self.zone_copies(slot)
+        at = {code: j for j, code in enumerate(codes)}
+        names, lines = [], []
+        remade = dict(remade)
+        if "ZI" in remade:
+            entries = self.zone_facts()
+            if not all(code in at for code, _ in entries):
+                return [], []
+            names.append("ZI")
+            lines += [f"_ZI_AT = {tuple(at[code] for code, _ in entries)!r}",
+                      f"_ZI_FACTS = ({''.join(facts + ', ' for _, facts in entries)})"]
+        if "ZK" in remade:
+            values = dict(zip(self.zone_key_codes(), self.zone_key_values()))
+            if sorted(values) != sorted(codes):
+                return [], []
+            names.append("ZK")
+            lines.append(f"_ZK_AT = {tuple(values[code] for code in codes)!r}")
+        return names, lines
+
+    def made_argument(self) -> str:
+        """clone's `_made` argument of _game: the tables of copied_tables, from zs's ids."""
+        if not self.id_tables:
+            return ""
+        made = {"ZI": "dict(zip(map(ids.__getitem__, _ZI_AT), _ZI_FACTS))", "ZK": "dict(zip(ids, _ZK_AT))"}
+        return f", _made=({''.join(made[name] + ', ' for name in self.id_tables)})"
+
+    def piece_list_copy(self, name: str, i: int) -> str:
+        """clone's copy of a per-piece list (looks.py's FACE, SEEN, M_<attr>, D_<attr>): a slice
+        where every entry is plain data (faces; an attribute the rule file sets only to data,
+        attr_kind VALUE: a list among them is shared, as State.clone shares dyn's values), else
+        _copy (an entry may hold pieces or a zone's list, which must become the copy's)."""
+        if name == "FACE" or (name.startswith(("M_", "D_")) and self.attr_kind(name[2:]) == VALUE):
+            return f"st[{i}][:]"
+        return f"_copy(st[{i}], memo)"
 
     def grid_copies(self, slot: dict) -> list[str]:
         """clone's lines for grid zones' cells (grids.py: g_<name>, one or a list of them) and

@@ -274,10 +274,3 @@ def test_a_graph_builtin_not_covered_is_refused_by_name(tmp_path):
     text = BOARD.replace("points[player] += ring[q].size", "points[player] += distance(ring, q, to) + ring[q].size")
     with pytest.raises(Unsupported, match="distance"):
         transpile(write(tmp_path, text), 2)
-
-
-def test_the_resumable_form_refuses_zone_index(tmp_path):
-    """Its copies replace the zone lists that ZK (zone_index's table) is keyed by."""
-    from interpreter.transpile.stepper import stepper_source
-    with pytest.raises(Unsupported, match="zone_index"):
-        stepper_source(write(tmp_path, BOARD), 2)
