@@ -240,17 +240,16 @@ def grid_fits_box(S, cells, max_width, max_height):
 
 # ------------------------------------------------------------------ placement
 class _Window(BitWindow):
-    """A w × h window of the grid with its free and occupied cells, for fast floods."""
+    """A w × h window of the grid with its blocked cells and links, for fast floods (made once
+    per window: _window)."""
 
-    __slots__ = ("free", "occ", "_dead")
+    __slots__ = ("blocked",)
 
-    def __init__(self, x0: int, y0: int, w: int, h: int, occ: int, blocked: Iterable, links: list):
-        """`occ`: the occupied cells inside the window, as a mask."""
+    def __init__(self, x0: int, y0: int, w: int, h: int, blocked: Iterable, links: list):
         super().__init__(x0, y0, w, h)
-        self.free, self.occ = self.full & ~occ & ~self.mask(blocked), occ
+        self.blocked = self.mask(blocked)
         self.links = [(self.bit(a), self.bit(b)) for a, b in links
                       if self.bit(a) and self.bit(b)] if links else ()
-        self._dead = None
 
     def flood(self, seed: int, within: int) -> int:
         reached = seed
@@ -260,20 +259,71 @@ class _Window(BitWindow):
                 return reached
             reached = nxt
 
-    def dead_groups(self) -> list:
-        """Groups (bit masks) of free cells that no free path joins to an occupied cell."""
-        if self._dead is None:
-            alive = self.flood(self.occ, self.free)
-            dead = self.free & ~alive
-            groups = []
-            while dead:
-                low = dead & -dead
-                grp = self.flood(low, dead)
-                groups.append(grp)
-                dead &= ~grp
-            self._dead = groups
-        return self._dead
+    def dead_groups(self, occ: int) -> list:
+        """Groups (bit masks) of free cells that no free path joins to an occupied cell (`occ`:
+        the occupied cells inside the window, as a mask)."""
+        free = self.full & ~occ & ~self.blocked
+        dead = free & ~self.flood(occ, free)
+        groups = []
+        while dead:
+            low = dead & -dead
+            grp = self.flood(low, dead)
+            groups.append(grp)
+            dead &= ~grp
+        return groups
 
+
+_EXTENTS: dict = {}       # shape -> (min x, max x, min y, max y) of its cells
+_LANDS: dict = {}         # (w, h, blocked cells, link pairs) -> a number naming them in _DEAD
+_DEAD: dict = {}          # (land's number, window's corner, occupied cells in it) -> its dead groups grown
+_WINDOWS: dict = {}       # (land's number, window's corner) -> its _Window
+_DEAD_LIMIT = 50000
+
+
+def _extents(shape: Any) -> tuple:
+    """(min x, max x, min y, max y) of a shape's cells (kept by shape)."""
+    try:
+        out = _EXTENTS.get(shape)
+    except TypeError:  # a shape given as lists
+        shape = tuple([tuple(d) for d in shape])
+        out = _EXTENTS.get(shape)
+    if out is None:
+        xs, ys = [d[0] for d in shape], [d[1] for d in shape]
+        out = (min(xs), max(xs), min(ys), max(ys))
+        if len(_EXTENTS) < 1000:
+            _EXTENTS[shape] = out
+    return out
+
+
+def _land_number(w: int, h: int, blocked: frozenset, pairs: list) -> int:
+    """A number naming the window size, blocked cells and links (a key of _DEAD)."""
+    key = (w, h, blocked, tuple(pairs))
+    number = _LANDS.get(key)
+    if number is None:
+        if len(_LANDS) >= 1000:
+            _LANDS.clear()
+            _DEAD.clear()
+            _WINDOWS.clear()
+        number = _LANDS[key] = len(_LANDS)
+    return number
+
+
+def _grown_dead_groups(land: int, x0: int, y0: int, w: int, h: int, occ: int, blocked: frozenset,
+                       pairs: list) -> list:
+    """The dead groups of the w × h window at (x0, y0) holding the occupied cells `occ` (a mask
+    of the window), each grown by one step: kept by window and cells (a city's windows are asked
+    about for every tile and shape)."""
+    key = (land, x0, y0, occ)
+    out = _DEAD.get(key)
+    if out is None:
+        if len(_DEAD) >= _DEAD_LIMIT:
+            _DEAD.clear()
+        win = _WINDOWS.get((land, x0, y0))
+        if win is None:
+            win = _WINDOWS[(land, x0, y0)] = _Window(x0, y0, w, h, blocked, pairs)
+        # the cover touches a dead group iff it meets the group grown by one step
+        out = _DEAD[key] = [win.expand(grp) for grp in win.dead_groups(occ)]
+    return out
 
 
 def _fillable_filter(out: list, shape: Any, g: frozenset, blocked: frozenset, pairs: list, box: tuple,
@@ -285,15 +335,13 @@ def _fillable_filter(out: list, shape: Any, g: frozenset, blocked: frozenset, pa
         return out
     bx0, by0, bx1, by1 = box
     windows = {}        # shift -> the window's dead groups, each grown by one step
-    sx0 = min(d[0] for d in shape)
-    sx1 = max(d[0] for d in shape)
-    sy0 = min(d[1] for d in shape)
-    sy1 = max(d[1] for d in shape)
+    sx0, sx1, sy0, sy1 = _extents(shape)
+    land = _land_number(w, h, blocked, pairs)
     # Every window below holds the box, hence every occupied cell and the covered ones: a cell's
     # bit in the window at (x0, y0) is its bit on a board of row length w from (ox, oy), shifted
     # right by (y0 - oy) * w + x0 - ox.
-    ox = min(bx0, min(a[0] for a in out) + sx0) - w     # left of (above) every window
-    oy = min(by0, min(a[1] for a in out) + sy0) - h
+    ox = min(bx0, min([a[0] for a in out]) + sx0) - w     # left of (above) every window
+    oy = min(by0, min([a[1] for a in out]) + sy0) - h
     occ_all = 0
     for x, y in g:
         occ_all |= 1 << ((y - oy) * w + x - ox)
@@ -312,9 +360,8 @@ def _fillable_filter(out: list, shape: Any, g: frozenset, blocked: frozenset, pa
                 shift = (y0 - oy) * w + x0 - ox
                 reach = windows.get(shift)
                 if reach is None:
-                    win = _Window(x0, y0, w, h, occ_all >> shift, blocked, pairs)
-                    # the cover touches a dead group iff it meets the group grown by one step
-                    reach = windows[shift] = [win.expand(grp) for grp in win.dead_groups()]
+                    reach = windows[shift] = _grown_dead_groups(land, x0, y0, w, h, occ_all >> shift, blocked,
+                                                                pairs)
                 cover = cover_all >> shift
                 for grown in reach:
                     if not cover & grown:
@@ -500,8 +547,25 @@ def _line_steps(cells: set, links: Any) -> tuple:
     return right, down
 
 
+_SPLITS: dict = {}        # (n, scores, their types) -> _split_values
+
+
 def _split_values(n: int, scores: list) -> list:
-    """best[k] = the best total for a straight run of k cells split into lines of scored lengths."""
+    """best[k] = the best total for a straight run of k cells split into lines of scored lengths
+    (kept by n and scores when they are numbers)."""
+    try:
+        key = (n, tuple(scores), tuple(map(type, scores)))  # 2 and 2.0 give totals of their types
+        out = _SPLITS.get(key)
+    except TypeError:  # a score that is no key
+        return _split_values_of(n, scores)
+    if out is None:
+        out = _split_values_of(n, scores)
+        if len(_SPLITS) < 1000:
+            _SPLITS[key] = out
+    return out
+
+
+def _split_values_of(n: int, scores: list) -> list:
     m = len(scores) - 1
     best = [0] * (n + 1)
     for i in range(1, n + 1):
@@ -509,13 +573,34 @@ def _split_values(n: int, scores: list) -> list:
     return best
 
 
+_LINES: dict = {}         # line_partition's answers by cells (moved to the origin without links), scores, links
+_LINES_LIMIT = 20000
+
+
 def line_partition(cells: Iterable, scores: list, links: Any = None) -> int:
-    """Plain-Python core of grid_line_partition (see there)."""
+    """Plain-Python core of grid_line_partition (see there): kept by its arguments (scoring asks
+    about the same groups of cells game after game)."""
     cset = {_cell(c) for c in cells}
     if not cset:
         return 0
     if len(scores) < 2:
         raise RuleRuntimeError("line scores need an entry for a line of 1 (index 1)")
+    cells_key = frozenset(cset)
+    if not links:  # nothing fixes where the cells are: the same answer anywhere
+        cells_key = _at_origin(cells_key)[0]
+    try:
+        key = (cells_key, tuple(scores), tuple(map(type, scores)), repr(links) if links else None)
+        out = _LINES.get(key)
+    except TypeError:  # a score that is no key
+        return _line_partition(cset, scores, links)
+    if out is None:
+        if len(_LINES) >= _LINES_LIMIT:
+            _LINES.clear()
+        out = _LINES[key] = _line_partition(cset, scores, links)
+    return out
+
+
+def _line_partition(cset: set, scores: list, links: Any) -> int:
     right, down = _line_steps(cset, links)
     f = _split_values(len(cset), list(scores))
     # Row-major dynamic programme: every cell joins a horizontal or a vertical line; runs still

@@ -143,6 +143,9 @@ class _Search:
         on cells none of the larger pieces' places may need."""
         if not self.early_singles:
             return True
+        # the cells next to a piece are the reach's first step: often room enough already
+        if self.from_pieces and (self.from_pieces[0] & ~places).bit_count() >= self.early_singles:
+            return True
         return self.board.reach(self.occupied, self.free & ~places).bit_count() >= self.early_singles
 
     def _spots(self, shape: tuple) -> list:
@@ -248,10 +251,11 @@ class _Question:
     """The fixed part of a question (pieces to come, window, blocked, included and linked cells),
     parsed once; `number` names it in the memo of answers."""
 
-    __slots__ = ("number", "need", "steps", "early_singles", "include", "land", "anywhere")
+    __slots__ = ("number", "need", "steps", "early_singles", "include", "land", "anywhere", "last_window")
 
     def __init__(self, number: int, pieces: list, include: list, land: _Landscape, paths: bool):
         self.number, self.include, self.land = number, include, land
+        self.last_window = None  # (box x0 - window x0, box y0 - window y0) of the last window filled
         # nothing fixes where the pieces are (no blocked, included or linked cells): the answer
         # is the same for the occupied cells moved anywhere, so they are asked about moved to
         # the origin (completable, grid_completable_anchors): one memo entry for them all
@@ -265,6 +269,7 @@ class _Question:
 
 _MEMO: dict = {}          # answers by question: a rule asks the same one for several options
 _MEMO_LIMIT = 20000
+_ANSWERS_LIMIT = 100000  # _MEMO's keys are small (_union_key)
 _AT: dict = {}            # (grid at the origin, question number, piece's cells) -> {anchor: answer}
 # for questions `anywhere`: the same city shape recurs across cities and games, and an anchor's
 # answer is then found without making the occupied cells
@@ -300,13 +305,62 @@ def _asked(shapes: list, w: int, h: int, blocked: Any, include: Any, links: Any,
 
 
 def _answer(occupied: frozenset, question: _Question) -> bool:
-    key = (occupied, question.number)
+    return _answer_of(_union_key(_cells_key(occupied), ()), occupied, (), question)
+
+
+def _answer_of(key: tuple | None, occupied: frozenset, more: list, question: _Question) -> bool:
+    """Whether the occupied cells and `more` can still be filled (_completable), kept in _MEMO
+    by `key` (_union_key of the cells; None: by the cells themselves)."""
+    key = (key or occupied.union(more), question.number)
     hit = _MEMO.get(key)
     if hit is None:
-        if len(_MEMO) >= _MEMO_LIMIT:
+        if len(_MEMO) >= _ANSWERS_LIMIT:
             _MEMO.clear()
-        hit = _MEMO[key] = _completable(occupied, question)
+        hit = _MEMO[key] = _completable(occupied.union(more) if more else occupied, question)
     return hit
+
+
+_ROW = 64  # bits per row of a memo key's mask
+
+
+def _cells_key(cells: frozenset) -> tuple | None:
+    """(min x, min y, max x, the cells as bits (y - min y) * _ROW + x - min x), None for no
+    cells or cells wider than a row: a small exact key (a frozenset costs ten times the memory)."""
+    if not cells:
+        return None
+    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+    x0, y0, x1 = min(xs), min(ys), max(xs)
+    if x1 - x0 >= _ROW:
+        return None
+    mask = 0
+    for x, y in cells:
+        mask |= 1 << ((y - y0) * _ROW + x - x0)
+    return (x0, y0, x1, mask)
+
+
+def _union_key(key: tuple | None, more: Any) -> tuple | None:
+    """The memo key (min x, min y, mask) of the cells of `key` (_cells_key) and the cells
+    `more`: the same for the same cells however they are split; None when it cannot be made."""
+    if key is None:
+        return None
+    x0, y0, x1, mask = key
+    if more:
+        nx0, ny0, nx1 = x0, y0, x1
+        for x, y in more:
+            if x < nx0:
+                nx0 = x
+            if x > nx1:
+                nx1 = x
+            if y < ny0:
+                ny0 = y
+        if nx1 - nx0 >= _ROW:
+            return None
+        if nx0 != x0 or ny0 != y0:
+            mask <<= (y0 - ny0) * _ROW + x0 - nx0
+            x0, y0 = nx0, ny0
+        for x, y in more:
+            mask |= 1 << ((y - y0) * _ROW + x - x0)
+    return (x0, y0, mask)
 
 
 def _question(shapes: list, w: int, h: int, blocked: Any, include: Any, links: Any,
@@ -403,24 +457,41 @@ def _completable(occupied: set, question: _Question) -> bool:
     occ_all = 0
     for x, y in occupied:
         occ_all |= 1 << ((y - Y) * w + x - X)
+    # the answer is true if some window can be filled, whichever is tried first: the window
+    # that could be filled last time (where the box lies in it) first, as the same is often asked
+    # again with one more piece
+    last = question.last_window
+    if last is not None:
+        x0, y0 = bx0 - last[0], by0 - last[1]
+        if X <= x0 <= bx0 and Y <= y0 <= by0 and _window_fills(land, x0, y0, occ_all >> ((y0 - Y) * w + x0 - X),
+                                                                room, need, question):
+            return True
     for x0 in range(X, bx0 + 1):
         for y0 in range(Y, by0 + 1):
-            occ = occ_all >> ((y0 - Y) * w + x0 - X)
-            board, blocked = land.window(x0, y0)
-            if blocked:                 # the blocked cells no piece covers are not free
-                if room - (blocked & ~occ).bit_count() != need:
-                    continue
-                free = board.full & ~occ & ~blocked
-            elif room != need:
-                continue
-            else:
-                free = board.full & ~occ
-            search = _Search(board, free, occ, question.steps, question.early_singles)
-            if not search.reaches_every_free_cell():     # a free cell no piece can ever reach
-                continue
-            if search.run():
+            if last is not None and (bx0 - x0, by0 - y0) == last:
+                continue                # tried above
+            if _window_fills(land, x0, y0, occ_all >> ((y0 - Y) * w + x0 - X), room, need, question):
+                question.last_window = (bx0 - x0, by0 - y0)
                 return True
     return False
+
+
+def _window_fills(land: _Landscape, x0: int, y0: int, occ: int, room: int, need: int, question: _Question) -> bool:
+    """Whether the pieces to come can fill the window at (x0, y0) holding the occupied cells
+    `occ` (a mask of the window)."""
+    board, blocked = land.window(x0, y0)
+    if blocked:                         # the blocked cells no piece covers are not free
+        if room - (blocked & ~occ).bit_count() != need:
+            return False
+        free = board.full & ~occ & ~blocked
+    elif room != need:
+        return False
+    else:
+        free = board.full & ~occ
+    search = _Search(board, free, occ, question.steps, question.early_singles)
+    if not search.reaches_every_free_cell():     # a free cell no piece can ever reach
+        return False
+    return search.run()
 
 
 @builtin(min_args=2, kwargs=("max_width", "max_height", "blocked", "links", "include", "occupied",
@@ -467,13 +538,15 @@ def completable_anchors(occupied: Any, shapes: Any, shape: Any, seq: list, max_w
                 _AT.clear()
             at = _AT[key] = {}
     out = []
+    key = _cells_key(grid)
     for anchor in seq:
         x, y = _cell(anchor)
         x -= ox
         y -= oy
         hit = None if at is None else at.get((x, y))
         if hit is None:
-            hit = _answer(grid.union([(x + dx, y + dy) for dx, dy in offsets]), question)
+            more = [(x + dx, y + dy) for dx, dy in offsets]
+            hit = _answer_of(_union_key(key, more), grid, more, question)
             if at is not None:
                 at[(x, y)] = hit
         if hit:

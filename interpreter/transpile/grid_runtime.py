@@ -14,7 +14,7 @@ import marshal as _marshal
 from ..builtins.grid import (_components as _grid_components_of, _link_map as _grid_link_map, _cell as _grid_cell,
                              _adjacent as _grid_adjacent, grid_bbox as _grid_bbox_of, line_partition as _line_partition,
                              placements as _engine_placements, _bbox_fits as _grid_bbox_fits,
-                             _fillable_filter, _placement_args)
+                             _fillable_filter, _placement_args, _extents as _shape_extents, _ROW_MAJOR)
 from ..builtins.majority import awards_by_place as _awards_of, ranking as _ranking_of
 from ..builtins.tiling import completable_anchors as _engine_completable_anchors
 from ..state import check_grid_bounds as _check_grid_bounds
@@ -207,9 +207,8 @@ def _open_placements_of(g, shape, w, h, parsed=None, fillable=False):
         blocked, lmap, pairs, include = parsed[:4]
         targets = set(front)
         if lmap:
-            for c in g:
-                extra = lmap.get(c)
-                if extra:
+            for c, extra in lmap.items():  # the linked cells of the covered ones
+                if c in g:
                     targets.update(extra)
             targets.difference_update(g)
         if blocked:
@@ -221,12 +220,11 @@ def _open_placements_of(g, shape, w, h, parsed=None, fillable=False):
         lo_x, hi_x, lo_y, hi_y = bx1 - w + 1, bx0 + w - 1, by1 - h + 1, by0 + h - 1
         out = [c for c in front if lo_x <= c[0] <= hi_x and lo_y <= c[1] <= hi_y]
     else:
-        sx = [d[0] for d in shape]
-        sy = [d[1] for d in shape]
-        if max(sx) - min(sx) + 1 > w or max(sy) - min(sy) + 1 > h:
+        sx0, sx1, sy0, sy1 = _shape_extents(shape)
+        if sx1 - sx0 + 1 > w or sy1 - sy0 + 1 > h:
             return []
-        lo_x, hi_x = bx1 - w + 1 - min(sx), bx0 + w - 1 - max(sx)
-        lo_y, hi_y = by1 - h + 1 - min(sy), by0 + h - 1 - max(sy)
+        lo_x, hi_x = bx1 - w + 1 - sx0, bx0 + w - 1 - sx1
+        lo_y, hi_y = by1 - h + 1 - sy0, by0 + h - 1 - sy1
         anchors = set()
         for tx, ty in front:
             for dx, dy in shape:
@@ -244,12 +242,8 @@ def _open_placements_of(g, shape, w, h, parsed=None, fillable=False):
                 out.append(a)
     if fillable and blocked and out:
         out = _fillable_filter(out, shape, frozenset(g), blocked, pairs, (bx0, by0, bx1, by1), w, h)
-    out.sort(key=_row_major)
+    out.sort(key=_ROW_MAJOR)
     return out
-
-
-def _row_major(c):
-    return (c[1], c[0])
 
 
 def _completable_anchors(g, shapes, shape, anchors, w, h, blocked, links, include, paths, first):
@@ -401,23 +395,34 @@ def _grid_bbox(cells):
 
 
 def _ranking(xs, f, policy="share"):
-    """ranking (builtins.majority) over a plain list (a tuple: counted as no work)."""
-    return _ranking_of(None, tuple(xs), f, policy)
+    """ranking (builtins.majority) over a plain list (a tuple: counted as no work): f once per
+    element, in order, as the builtin; where every value is an int or none and the policy is
+    one of share, skip_next, dense, drop the places are worked out here (_int_groups),
+    otherwise by the builtin."""
+    seq = tuple(xs)
+    values = [f(x) for x in seq]
+    if policy not in _RANKED_HERE or not _INT_OR_NONE.issuperset(map(type, values)):
+        given = iter(values)
+        return _ranking_of(None, seq, lambda x: next(given), policy)
+    where, place = {}, 0
+    for members in _int_groups(seq, values):
+        if policy == "drop" and len(members) > 1:
+            place += len(members)
+            continue
+        for x in members:
+            where[x] = place
+        place += 1 if policy == "dense" else len(members)
+    return [where.get(x) for x in seq]
 
 
+_RANKED_HERE = frozenset(("share", "skip_next", "dense", "drop"))
 _TIES_TOGETHER = frozenset(("share", "skip_next", "dense"))
 _INT_OR_NONE = frozenset((int, type(None)))
 
 
-def _awards(xs, f, points, policy="share"):
-    """awards_by_place (builtins.majority) over plain lists: f once per element, in order, as
-    the builtin; where every value is an int or none and the policy places ties together
-    (share, skip_next, dense) the places are worked out here (the builtin's groups: equal
-    values, best first, members in the list's order), otherwise by the builtin."""
-    values = [f(x) for x in xs]
-    if policy not in _TIES_TOGETHER or not _INT_OR_NONE.issuperset(map(type, values)):
-        given = iter(values)
-        return _awards_of(None, tuple(xs), lambda x: next(given), tuple(points), policy)
+def _int_groups(xs, values):
+    """The builtin's groups (majority._groups) of elements whose values are ints or none: the
+    members of each value, best value first, members in the list's order (none: no group)."""
     groups: dict = {}
     for x, v in zip(xs, values):
         if v is not None:
@@ -426,9 +431,20 @@ def _awards(xs, f, points, policy="share"):
                 groups[v] = [x]
             else:
                 members.append(x)
+    return [groups[v] for v in sorted(groups, reverse=True)]
+
+
+def _awards(xs, f, points, policy="share"):
+    """awards_by_place (builtins.majority) over plain lists: f once per element, in order, as
+    the builtin; where every value is an int or none and the policy places ties together
+    (share, skip_next, dense) the places are worked out here (_int_groups), otherwise by the
+    builtin."""
+    values = [f(x) for x in xs]
+    if policy not in _TIES_TOGETHER or not _INT_OR_NONE.issuperset(map(type, values)):
+        given = iter(values)
+        return _awards_of(None, tuple(xs), lambda x: next(given), tuple(points), policy)
     out, place, paid = [], 0, len(points)
-    for v in sorted(groups, reverse=True):
-        members = groups[v]
+    for members in _int_groups(xs, values):
         if place < paid:
             out.extend([[x, points[place]] for x in members])
         place += 1 if policy == "dense" else len(members)

@@ -326,3 +326,74 @@ def test_placements_of_a_city_built_elsewhere_are_those_found_at_the_origin_move
     got = grid.grid_placements(S, zone, tile, blocked=[(6, -2)], **asked)
     assert (6, -2) not in got and (3, -2) in got
     assert [key[1] for key in grid._ANSWERS] == [frozenset({(4, -2), (5, -2)})]
+
+
+def _fillable_by_floods(anchor, shape, g, blocked, links, box, w, h):
+    """The `fillable` rule read literally: some w × h window holding the box and the piece at
+    `anchor` has every empty unblocked cell joined, through such cells, to a piece."""
+    cover = {(anchor[0] + dx, anchor[1] + dy) for dx, dy in shape}
+    taken = set(g) | cover
+    xs = [box[0], box[2]] + [c[0] for c in cover]
+    ys = [box[1], box[3]] + [c[1] for c in cover]
+    adjacent = grid._link_map(links)
+    for x0 in range(max(xs) - w + 1, min(xs) + 1):
+        for y0 in range(max(ys) - h + 1, min(ys) + 1):
+            inside = {(x, y) for x in range(x0, x0 + w) for y in range(y0, y0 + h)}
+            free = inside - taken - set(blocked)
+            reached, todo = set(), [c for c in taken]
+            while todo:
+                for n in grid._adjacent(todo.pop(), adjacent):
+                    if n in free and n not in reached:
+                        reached.add(n)
+                        todo.append(n)
+            if reached == free:
+                return True
+    return False
+
+
+def test_the_fillable_filter_keeps_the_anchors_a_flood_finds_fillable():
+    """grid._fillable_filter (dead groups of each window kept by window and cells, grown once)
+    keeps exactly the anchors the rule read literally keeps, on 300 random grids."""
+    rng = random.Random(3)
+    square = [(x, y) for x in range(-1, 5) for y in range(-1, 5)]
+    for _ in range(300):
+        cells = frozenset(rng.sample(square, rng.randint(1, 8)))
+        blocked = frozenset(rng.sample([c for c in square if c not in cells], rng.randint(1, 6)))
+        links = [tuple(rng.sample(square, 2)) for _ in range(rng.randint(0, 2))]
+        shape = rng.choice([((0, 0),), ((0, 0), (1, 0)), ((0, 0), (0, 1))])
+        xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+        box = (min(xs), min(ys), max(xs), max(ys))
+        w = h = 5
+        if box[2] - box[0] >= w or box[3] - box[1] >= h:
+            continue
+        anchors = [a for a in square if not {(a[0] + dx, a[1] + dy) for dx, dy in shape} & (cells | blocked)
+                   and max(box[2], a[0] + 1) - min(box[0], a[0]) < w and max(box[3], a[1] + 1) - min(box[1], a[1]) < h]
+        if not anchors:
+            continue
+        grid._DEAD.clear()
+        kept = grid._fillable_filter(list(anchors), shape, cells, blocked, links, box, w, h)
+        assert kept == [a for a in anchors if _fillable_by_floods(a, shape, cells, blocked, links, box, w, h)]
+
+
+def test_line_partition_answers_kept_are_those_worked_out():
+    """line_partition keeps its answers (cells moved to the origin where no link fixes them,
+    scores with their types): asked again, or for the same cells elsewhere, the answer worked
+    out afresh, of the same type."""
+    rng = random.Random(8)
+    for _ in range(300):
+        cells = sorted({(rng.randrange(-2, 4), rng.randrange(-2, 4)) for _ in range(rng.randrange(1, 9))})
+        scores = rng.choice([[0, 2, 5, 10, 16], [0, 1.5, 4], [0, True, 3]])
+        links = rng.choice([None, [[[0, 0], [2, 0]]]])
+        dx = rng.randrange(-3, 4)
+        moved = [(x + dx, y) for x, y in cells]
+        for cs in (cells, moved, cells):
+            grid._LINES.clear()
+            fresh = grid.line_partition(cs, scores, links)
+            for again in (cells, moved):
+                got = grid.line_partition(again, scores, links)
+                if again == cs or not links:
+                    assert got == fresh and type(got) is type(fresh)
+    # equal scores of other types are other questions: their totals keep their types
+    grid._LINES.clear()
+    assert type(grid.line_partition([(0, 0), (1, 0)], [0, 1, 3])) is int
+    assert type(grid.line_partition([(0, 0), (1, 0)], [0, 1.0, 3.0])) is float

@@ -159,7 +159,8 @@ def test_cells_moved_anywhere_share_one_answer_only_where_nothing_fixes_their_pl
         moved = {(x + dx, y + dy) for x, y in L}
         assert completable(moved, [S1], 2, 2, set(), [])
         assert not completable(moved, [H], 2, 2, set(), [])
-    assert {key[0] for key in tiling._MEMO} == {frozenset(L)} and len(tiling._MEMO) == 2
+    assert {key[0] for key in tiling._MEMO} == {tiling._union_key(tiling._cells_key(frozenset(L)), ())} \
+        and len(tiling._MEMO) == 2
     # a blocked cell fixes the place: the cells are asked where they are, and answered apart
     tiling._MEMO.clear()
     assert completable(L, [S1], 2, 2, {(1, 1)}, []) is False           # the free cell is blocked
@@ -168,6 +169,12 @@ def test_cells_moved_anywhere_share_one_answer_only_where_nothing_fixes_their_pl
     # included cells fix it too
     assert completable({(0, 0)}, [S1], 2, 1, set(), [(1, 0)])
     assert completable({(5, 0)}, [S1], 2, 1, set(), [(1, 0)]) is False  # too far apart
+
+
+def _key_cells(key):
+    """The cells of a _MEMO key (tiling._union_key: min x, min y, a mask of 64 bits a row)."""
+    x0, y0, mask = key
+    return {(x0 + b % 64, y0 + b // 64) for b in range(mask.bit_length()) if mask >> b & 1}
 
 
 def test_anchors_are_asked_about_the_grid_moved_to_the_origin(tmp_path):
@@ -187,7 +194,7 @@ def test_anchors_are_asked_about_the_grid_moved_to_the_origin(tmp_path):
     anchors = [(5, -2), (3, -2), (4, 0), (6, -2)]
     got = tiling.grid_completable_anchors(S, zone, to_come, [(0, 0)], anchors, max_width=2, max_height=3)
     assert got == [(5, -2), (3, -2), (4, 0)]     # (6, -2): three columns wide
-    assert all({(0, 0), (0, 1)} <= key[0] for key in tiling._MEMO)   # the grid, moved
+    assert all({(0, 0), (0, 1)} <= _key_cells(key[0]) for key in tiling._MEMO)   # the grid, moved
     each = [a for a in anchors if tiling.grid_completable(S, zone, to_come, occupied=[a], max_width=2, max_height=3)]
     assert each == got
     # the answers by anchor are kept for the grid at the origin: the same city elsewhere finds them
@@ -220,3 +227,41 @@ def test_moved_answers_equal_the_search_on_random_cells():
         tiling._MEMO.clear()  # the search where the cells are, and where they are moved to
         assert completable(moved, shapes, 3, 3, set(), []) == tiling._completable(moved, question) \
             == tiling._completable(frozenset(cells), question)
+
+
+def test_the_window_tried_first_never_changes_the_answer():
+    """_completable tries first the window (by its place against the cells' box) that was filled
+    last time: on random grids, with every such place tried first and none, the same answers."""
+    import random
+    from interpreter.builtins import tiling
+    rng = random.Random(11)
+    for _ in range(200):
+        cells = frozenset((rng.randrange(4), rng.randrange(4)) for _ in range(rng.randrange(1, 9)))
+        blocked = {(rng.randrange(-1, 5), rng.randrange(-1, 5)) for _ in range(rng.randrange(0, 3))} - cells
+        shapes = [rng.choice([S1, H, V, [H, V]]) for _ in range(rng.randrange(1, 5))]
+        shapes += [S1] * max(0, 16 - len(blocked & {(x, y) for x in range(4) for y in range(4)}) - len(cells)
+                             - sum(len(s[0]) if isinstance(s[0], list) else len(s) for s in shapes))
+        question = tiling._question(shapes, 4, 4, blocked, [], None, True)
+        answers = set()
+        for last in [None] + [(dx, dy) for dx in range(4) for dy in range(4)]:
+            question.last_window = last
+            answers.add(tiling._completable(cells, question))
+        assert len(answers) == 1, (sorted(cells), blocked, shapes)
+
+
+def test_memo_keys_are_the_same_for_the_same_cells_however_they_are_split():
+    """_MEMO's small keys (_union_key: a corner and a bit mask): the same cells give one key
+    whichever part is the grid and which the piece; different cells, different keys; cells
+    wider than a mask's row give none (kept by the cells themselves)."""
+    import random
+    from interpreter.builtins import tiling
+    rng = random.Random(2)
+    seen: dict = {}
+    for _ in range(2000):
+        cells = frozenset((rng.randrange(-3, 4), rng.randrange(-3, 4)) for _ in range(rng.randrange(1, 8)))
+        part = frozenset(rng.sample(sorted(cells), rng.randrange(0, len(cells))))
+        rest = frozenset(cells) - part
+        key = tiling._union_key(tiling._cells_key(part or cells), list(rest) if part else [])
+        assert seen.setdefault(key, cells) == cells
+    assert tiling._cells_key(frozenset({(0, 0), (64, 0)})) is None
+    assert tiling._union_key(tiling._cells_key(frozenset({(0, 0)})), [(64, 0)]) is None

@@ -299,3 +299,22 @@ def test_placements_worked_out_by_the_program_are_the_engines():
                     args = (blocked, links, include, None, fillable)
                     assert _placements(g, shape, bound, bound, *args) == \
                         placements(dict(g), shape, bound, bound, *args), (cells, args, shape, bound)
+
+
+def test_rankings_worked_out_by_the_program_are_the_engines():
+    """grid_runtime._ranking works out rankings of whole-number values itself: the engine's
+    answers (builtins.majority.ranking) on random lists, every tie policy, values of other
+    types (floats, true) and repeated elements included, f called as often as there."""
+    import random
+    from interpreter.builtins.majority import ranking
+    from interpreter.transpile.grid_runtime import _ranking
+    rng = random.Random(13)
+    for _ in range(3000):
+        n = rng.randint(0, 6)
+        xs = rng.sample(range(10), n) if rng.random() < 0.8 else [rng.randint(0, 3) for _ in range(n)]
+        kinds = [None, 0, 1, 2, 3] + ([-1, 2.0, True] if rng.random() < 0.2 else [])
+        values = {x: rng.choice(kinds) for x in xs}
+        policy = rng.choice(["share", "skip_next", "dense", "drop"])
+        calls = []
+        got = _ranking(list(xs), lambda x: calls.append(x) or values[x], policy)
+        assert got == ranking(None, tuple(xs), values.get, policy) and calls == list(xs), (xs, values, policy)
