@@ -95,39 +95,40 @@ def relabel(S: Any, mapping: Mapping) -> Any:
             T.zones[key] = [mapping.get(p, p) for p in zone]
             for p in T.zones[key]:
                 T.loc[p] = key
-    T.vars = {k: _map(v, mapping) for k, v in T.vars.items()}
+    T.vars = {k: map_pieces(v, mapping) for k, v in T.vars.items()}
     for th in T.threads:
         for fr in th.frames:
-            fr.L = {k: _map(v, mapping) for k, v in fr.L.items()}
+            fr.L = {k: map_pieces(v, mapping) for k, v in fr.L.items()}
         pend = th.pending
         if pend is not None:
-            pend.candidates = _map(list(pend.candidates), mapping)
-            pend.options = _map(list(pend.options), mapping)
-            pend.picked = _map(list(pend.picked), mapping)
+            pend.candidates = map_pieces(list(pend.candidates), mapping)
+            pend.options = map_pieces(list(pend.options), mapping)
+            pend.picked = map_pieces(list(pend.picked), mapping)
             pend.cache = None
             if pend.recipe is not None and pend.recipe[0] != "perform":  # actions name no pieces
                 many, entries, tail, has_pieces, custom = pend.recipe
                 if entries is not None:  # None: plain numbers or texts, nothing to relabel
                     entries = [(mapping.get(e[0], e[0]),) + tuple(e[1:]) if isinstance(e, tuple)
-                               else [_map(e[0], mapping)] if isinstance(e, list) else e
+                               else [map_pieces(e[0], mapping)] if isinstance(e, list) else e
                                for e in entries]
                 if custom is not None:
-                    custom = (_map(custom[0], mapping), {k: _map(v, mapping) for k, v in custom[1].items()})
+                    custom = (map_pieces(custom[0], mapping), {k: map_pieces(v, mapping) for k, v in custom[1].items()})
                 pend.recipe = (many, entries, tail, has_pieces, custom)
                 pend.labels = None  # made again from the recipe when read
     return T
 
 
-def _map(value: Any, mapping: Mapping) -> Any:
+def map_pieces(value: Any, mapping: Mapping) -> Any:
+    """`value` with every piece p in it (nested lists, tuples, dict values) replaced by mapping[p]."""
     t = type(value)
     if t is Piece:
         return mapping.get(value, value)
     if t is list:
-        return [_map(v, mapping) for v in value]
+        return [map_pieces(v, mapping) for v in value]
     if t is tuple:
-        return tuple(_map(v, mapping) for v in value)
+        return tuple(map_pieces(v, mapping) for v in value)
     if t is dict:
-        return {k: _map(v, mapping) for k, v in value.items()}
+        return {k: map_pieces(v, mapping) for k, v in value.items()}
     return value
 
 

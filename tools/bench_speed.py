@@ -263,9 +263,11 @@ def _seat_agent(rng: random.Random):
     return lambda options: int(draw() * len(options))
 
 
-def entry_configs(only: list[str] | None = None) -> list[tuple[str, int]]:
-    """(rule file relative to the checkout, players) of every entry file at every player count;
-    `only`: the files whose path contains one of these texts."""
+def entry_configs(only: list[str] | None = None) -> list[tuple[str, int, dict]]:
+    """(rule file relative to the checkout, players, options) of every entry file at every
+    player count; `only`: the files whose path contains one of these texts. A player count the
+    default options refuse is played with the first boolean option that allows it (a file's
+    two-player option), if one does."""
     sys.path.insert(0, str(ROOT))
     from interpreter.game import Game
     from interpreter.rulefiles import game_entry_files
@@ -277,9 +279,23 @@ def entry_configs(only: list[str] | None = None) -> list[tuple[str, int]]:
         lo, hi = game.player_range
         # relative: each worker runs in its own checkout and plays ITS version of the rule file
         # (an old engine may not read today's files; files that changed play a bit differently)
-        out.extend((str(Path(path).relative_to(ROOT)), n) for n in range(lo, hi + 1)
-                   if not game.check_setup(n, game.resolve_options({})))
+        rel = str(Path(path).relative_to(ROOT))
+        for n in range(lo, hi + 1):
+            opts = _options_allowing(game, n)
+            if opts is not None:
+                out.append((rel, n, opts))
     return out
+
+
+def _options_allowing(game, n: int) -> dict | None:
+    """The options a game is played with at n players: none (the defaults) if they allow it,
+    else the first boolean option set true that does; None if neither does."""
+    if not game.check_setup(n, game.resolve_options({})):
+        return {}
+    for name, option in game.d.options.items():
+        if option.type == "bool" and not game.check_setup(n, game.resolve_options({name: True})):
+            return {name: True}
+    return None
 
 
 def _in_turn(round_no: int, base: Worker, new: Worker) -> tuple:
@@ -290,7 +306,7 @@ def _in_turn(round_no: int, base: Worker, new: Worker) -> tuple:
 
 
 def games_row(base: Worker, new: Worker, path: str, n: int, rounds: int, games: int, transpiled: bool,
-              run_games: int, min_task: float, run_seconds: float = 2.0) -> dict:
+              run_games: int, min_task: float, run_seconds: float = 2.0, options: dict | None = None) -> dict:
     """Random games/s of one configuration, before and after, the two workers alternating on the
     same seeds. With `transpiled`, this checkout plays in the form `rulebook simulate --games R`
     would choose (lab/execution.py in `auto` mode: the generated program where it covers the
@@ -299,22 +315,23 @@ def games_row(base: Worker, new: Worker, path: str, n: int, rounds: int, games: 
     or as many as the old engine plays in run_seconds of CPU if that is more (short games: a
     run of 1000 Kuhn games is too short for `auto` to generate anything)."""
     # short games: more of them per task, so that each of base's tasks takes ~min_task s of CPU
-    probe = base.ask(kind="games", file=path, players=n, games=games, seed=10_000)["cpu"]
+    opts = {"options": options} if options else {}  # both checkouts: the same options by name
+    probe = base.ask(kind="games", file=path, players=n, games=games, seed=10_000, **opts)["cpu"]
     count = games * max(1, math.ceil(min_task / max(probe, 1e-6)))
     run_games = max(run_games, math.ceil(run_seconds * games / max(probe, 1e-6)))
-    start = new.ask(kind="start", file=path, players=n, run_games=run_games) if transpiled else None
+    start = new.ask(kind="start", file=path, players=n, run_games=run_games, **opts) if transpiled else None
     form = start["form"] if start else "engine"
-    new.ask(kind="games", file=path, players=n, games=games, seed=10_000, form=form)  # warm-up, as base's probe
+    new.ask(kind="games", file=path, players=n, games=games, seed=10_000, form=form, **opts)  # warm-up, as base's probe
     cpu = {"base": [], "new": []}
     fell_back = 0
     for r in range(rounds):
         for name, w in _in_turn(r, base, new):
             answer = w.ask(kind="games", file=path, players=n, games=count, seed=r * count,
-                           **({"form": form} if name == "new" else {}))
+                           **({"form": form} if name == "new" else {}), **opts)
             cpu[name].append(answer["cpu"])
             fell_back += answer.get("fell_back", 0) if name == "new" else 0
     total = rounds * count
-    row = {"file": path, "players": n, "games": total,
+    row = {"file": path, "players": n, "options": dict(options or {}), "games": total,
            "base_gps": total / sum(cpu["base"]), "new_gps": total / sum(cpu["new"]),
            "round_ratios": [b / a for b, a in zip(cpu["base"], cpu["new"])]}
     row["speedup"] = row["new_gps"] / row["base_gps"]
@@ -329,7 +346,7 @@ def games_row(base: Worker, new: Worker, path: str, n: int, rounds: int, games: 
             label += f" ({fell_back} of {total} games replayed by the engine)"
     row["form"] = label
     lo, hi = min(row["round_ratios"]), max(row["round_ratios"])
-    print(f"games  {path:40} {n}p  {row['base_gps']:8.1f} -> {row['new_gps']:8.1f} games/s  x{row['speedup']:.2f}"
+    print(f"games  {path:40} {n}p{''.join(f' ({k})' for k in opts.get('options', {}))}  {row['base_gps']:8.1f} -> {row['new_gps']:8.1f} games/s  x{row['speedup']:.2f}"
           f" (rounds {lo:.2f}-{hi:.2f})" + (f", start {row['start_ms']:.0f} ms: x{row['speedup_run']:.2f} over "
                                             f"{run_games} games" if start else "") + f"  [{label}]",
           file=sys.stderr, flush=True)
@@ -342,17 +359,17 @@ def compare(base: Worker, new: Worker, rounds: int, games: int, what: set,
     out: dict = {"games": [], "copy": [], "mcts": []}
     configs = entry_configs(files)
     if "games" in what:
-        for path, n in configs:
+        for path, n, options in configs:
             out["games"].append(games_row(base, new, path, n, rounds, games, transpiled, run_games, min_task,
-                                            run_seconds))
+                                            run_seconds, options))
     if "copy" in what:
-        for path, n in configs:
+        for path, n, options in configs:
             if path.endswith("capitals.yaml") or path.endswith("cowboys.yaml"):
                 continue
             res = {"base": [0.0, 0.0], "new": [0.0, 0.0]}
             for k in range(rounds):
                 for name, w in _in_turn(k, base, new):
-                    r = w.ask(kind="copy", file=path, players=n, reps=100)
+                    r = w.ask(kind="copy", file=path, players=n, reps=100, options=options)
                     res[name][0] += r["clone"]
                     res[name][1] += r["save"]
             row = {"file": path, "players": n,
@@ -471,7 +488,8 @@ def _games_table(rows: list[dict]) -> list[str]:
     lines = [head + " after played by |", rule + "---|"]
     for r in rows:
         ratios = r["round_ratios"]
-        line = (f"| {r['file']} | {r['players']} | {r['base_gps']:.1f} | {r['new_gps']:.1f} | "
+        players = f"{r['players']}" + "".join(f" ({k})" for k in r.get("options") or {})
+        line = (f"| {r['file']} | {players} | {r['base_gps']:.1f} | {r['new_gps']:.1f} | "
                 f"{r['speedup']:.2f}× | {min(ratios):.2f}–{max(ratios):.2f} |")
         if run:
             line += f" {r['start_ms']:.0f} | {r['speedup_run']:.2f}× ({r['run_games']}) |"

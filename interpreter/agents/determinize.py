@@ -51,6 +51,11 @@ class Determinizer:
             self._here = Resampler(self.state, self.player)
         return self._here
 
+    def block_resampler(self) -> Resampler | None:
+        """The Resampler of the open block's start (None outside one; shared with
+        agents/transpiled.py)."""
+        return self._base
+
     def _rewound(self, rng: random.Random) -> Any | None:
         steps = self.block[1]
         world = self._base.sample(rng)[0]

@@ -5,15 +5,16 @@ An iteration of MctsAgent draws a world (determinize.py), picks a root option (s
 plays the game to its end with random picks (playout.RandomPlayout) and scores the end
 (evaluation.Evaluation). `StepperIterations` does the same with the same draws from the agent's
 generator: the world is made on the stepper (transpile/worlds.py: the same pieces at the same
-places, the same reseeded Rng; another player's pick already offered among hidden pieces
-checked when the stepper asks it), the playout is the stepper's `rollout` with agents drawing
+places, the same reseeded Rng, the decisions the engine's world has waiting taken over at their
+players' stops; inside an open simultaneous block others chose in, the engine's rewound world:
+transpile/rewinds.py), the playout is the stepper's `rollout` with agents drawing
 `int(random() * len(options))` as RandomPlayout does, and the end is scored by the same
 Evaluation. So the statistics, and the move chosen, are the engine's.
 
 Used only where that holds: a RandomPlayout without depth, an Evaluation, a configuration the
-generator covers, a decision the stepper reaches with the engine's state, outside an open
-simultaneous block others already chose in. Anything the stepper fails on in an iteration (a
-construct it stops at, the playout's decision cap) is replayed by the engine from the same
+generator covers, a decision (or an open block's start) the stepper reaches with the engine's
+state. Anything the stepper fails on in an iteration (a construct it stops at, the playout's
+decision cap, a world that parts from the engine's) is replayed by the engine from the same
 generator state, so the agent's result never depends on which form ran.
 """
 from __future__ import annotations
@@ -30,23 +31,6 @@ from .playout import RandomPlayout
 class _Capped(Exception):
     """A stepper playout reached RandomPlayout's decision cap (the engine then judges the
     unfinished game by its heuristic: that iteration is the engine's to play)."""
-
-
-class _Unlike(Exception):
-    """The stepper offered a player other options than the engine's world has waiting."""
-
-
-def _checked(agent: Any, expected: list) -> Any:
-    """`agent`, whose first pick must be among `expected` (the engine's waiting options)."""
-    first = [True]
-
-    def checked(options: list) -> int:
-        if first[0]:
-            first[0] = False
-            if options != expected:
-                raise _Unlike
-        return agent(options)
-    return checked
 
 
 class _Ended:
@@ -77,11 +61,14 @@ class StepperIterations:
         decision's engine worlds, whose Resampler is shared)."""
         if type(playout) is not RandomPlayout or playout.depth is not None or type(evaluate) is not Evaluation:
             return None
-        if engine.block is not None:  # the engine rewinds an open simultaneous block
-            return None
         try:
-            from ..transpile.worlds import StepperWorlds
-            worlds = StepperWorlds.prepare(engine.state, engine.player, engine.resampler())
+            if engine.block is not None:  # the engine rewinds an open simultaneous block
+                from ..transpile.rewinds import StepperRewinds
+                worlds = StepperRewinds.prepare(engine.state, engine.player, engine.block,
+                                                engine.block_resampler())
+            else:
+                from ..transpile.worlds import StepperWorlds
+                worlds = StepperWorlds.prepare(engine.state, engine.player, engine.resampler())
         except Exception:  # noqa: BLE001 - whatever the fast form cannot do, the engine does
             return None
         return None if worlds is None else cls(worlds, engine.state.n, playout.max_decisions)
@@ -98,12 +85,8 @@ class StepperIterations:
                 raise _Capped
             return int(draw() * len(options))
 
-        agents = [agent] * self.n
-        for seat, options in self.worlds.expected().items():
-            agents[seat] = _checked(agent, options)
-        m = self.worlds.m
-        m.rollout(world, i, agents)
-        return i, m.result(world)
+        self.worlds.play(world, i, [agent] * self.n)
+        return i, self.worlds.m.result(world)
 
     def ended(self, result: tuple) -> _Ended:
         return _Ended(self.n, result)

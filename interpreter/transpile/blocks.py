@@ -59,10 +59,44 @@ class BlockWriter(ProcedureWriter):
         top = _assigned_names([line for line in self.lines[:start] if line[4:5] != " " and line[:4] == "    "])
         if (assigned & outer_names) - top:  # the engine's block sets its own copy of the locals
             raise self.unsupported("a simultaneous block setting a local of the procedure around it", n)
+        if self._two_passes(start, depth, var, inner[chr(0) + "iter"], top):
+            return
         shared = sorted(assigned & top)
         if shared:
             self.lines.insert(start, "    " * (depth + 1) + f"nonlocal {', '.join(shared)}")
         self.emit(depth, f"_simultaneous({block}, {inner[chr(0) + 'iter']}, agents, history)")
+
+    def _two_passes(self, start: int, depth: int, var: str, seq: str, top: set) -> bool:
+        """A block over the players with one decision, asked of its own player at the block's top
+        level (not inside an `if` or a loop), written without a generator: what `_simultaneous`
+        does with it is the block up to its decision for each player in turn (the players
+        given are the seats in order), then each player's decision and the rest of its block
+        in seat order. Each player's locals read after the decision are kept in between. The
+        block's lines (from `start`, after `def block…:`) are rewritten so; False (nothing
+        changed) for any other block."""
+        lines = self.lines[start:]
+        asks = [i for i, line in enumerate(lines) if _YIELD_WORD.search(line)]
+        pad = "    " * (depth + 1)
+        if seq != "_PLAYERS" or len(asks) != 1 or lines[0] != f"{pad}{var} = player_arg":
+            return False
+        ask = _YIELD.match(lines[asks[0]])
+        if ask is None or ask.group(1) != pad or ask.group(3) != var:
+            return False
+        index, options = ask.group(2), ask.group(4)
+        before, after = lines[1:asks[0]], lines[asks[0] + 1:]
+        read_after = set(re.findall(r"[A-Za-z_]\w*", "\n".join(after)))
+        kept = [var, options] + sorted((_assigned_names(before) - top - {var, options}) & read_after)
+        waiting = self.fresh("deciding")
+        del self.lines[start - 1:]
+        self.emit(depth, f"{waiting} = []")
+        self.emit(depth, f"for {var} in {seq}:")
+        self.lines.extend(before)
+        self.emit(depth + 1, f"{waiting}.append(({', '.join(kept)},))")
+        self.emit(depth, f"for {', '.join(kept)}, in {waiting}:")
+        self.emit(depth + 1, f"{index} = agents[{var}]({options})")
+        self.emit(depth + 1, f"history.append([{var}, {index}])")
+        self.lines.extend(after)
+        return True
 
 
 def _assigned_names(lines: list) -> set:
@@ -75,4 +109,6 @@ def _assigned_names(lines: list) -> set:
     return out
 
 
+_YIELD_WORD = re.compile(r"\byield\b")
+_YIELD = re.compile(r"^(\s*)([A-Za-z_]\w*) = yield ([A-Za-z_]\w*), ([A-Za-z_]\w*)$")
 _ASSIGN = re.compile(r"^\s*(?:([A-Za-z_]\w*)\s*(?:[-+*/%]|//)?=(?!=)|for\s+([A-Za-z_]\w*)\s+in\b)")

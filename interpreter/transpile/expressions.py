@@ -75,7 +75,12 @@ class ExpressionWriter(WriterBase):
         inner = dict(env)
         inner[n.var] = var = self.fresh(n.var)
         cond = f" if {self.expr(n.cond, inner)}" if n.cond is not None else ""
-        return f"[{self.expr(n.elt, inner)} for {var} in {self.expr(n.iter, env)}{cond}]"
+        if cond == " if True":  # a condition known true (lists.py's assignable of no element)
+            cond = ""
+        elt, seq = self.expr(n.elt, inner), self.expr(n.iter, env)
+        if not cond and elt == var:  # every element as it is: a copy, made by list()
+            return f"list({seq})"
+        return f"[{elt} for {var} in {seq}{cond}]"
 
     def e_BinOp(self, n, env):
         if n.op in ("/", "//", "%"):
@@ -170,6 +175,11 @@ class ExpressionWriter(WriterBase):
             if name == "count":  # list comprehensions: cheaper than generators on short lists
                 return f"len([0 for {var} in {seq} if {body}])"
             if name == "sum":
+                if body == f"len({var})":  # the lengths: map() calls len without a frame
+                    return f"sum(map(len, {seq}))"
+                counted = re.match(rf"^len\(\[0 for ([A-Za-z_]\w*) in {var} if (.*)\]\)$", body)
+                if counted:  # a sum of counts: one count over all the lists, one comprehension
+                    return f"len([0 for {var} in {seq} for {counted.group(1)} in {var} if {counted.group(2)}])"
                 table = body.split("[", 1)[0]
                 if body == f"{table}[{var}]" and table[:2] in ("A_", "M_") and table.isidentifier():
                     # a piece attribute's list read per element: no comprehension

@@ -6,12 +6,14 @@ from __future__ import annotations
 import re
 
 from .. import ast
-from .piece_kinds import PieceKindWriter, element
+from .piece_kinds import PIECES, PieceKindWriter, element
 
 # a name read through constant or plain-name subscripts (z_hand[p_3], T_x['a']): no effect and
 # cheap, so written twice where a helper's call would cost more
 _READ = re.compile(r"^[A-Za-z_]\w*(\[(?:[A-Za-z_]\w*|-?\d+|'[^'\[\]]*')\])*$")
 _ATTR_READ = re.compile(r"^(A_\w+)\[([A-Za-z_]\w*)\]$")  # a fixed piece attribute of one name
+# a fixed piece attribute of one name compared with a name or a constant
+_ATTR_EQ = re.compile(r"^\((A_\w+)\[([A-Za-z_]\w*)\] == ([A-Za-z_]\w*|-?\d+|'[^'\\]*')\)$")
 
 
 class ListFunctionWriter(PieceKindWriter):
@@ -38,7 +40,13 @@ class ListFunctionWriter(PieceKindWriter):
             read = _ATTR_READ.match(body)
             if read and read.group(2) == var:
                 return f"_sort({self.expr(args[0], env)}, {read.group(1)}.__getitem__)"
+        if name == "filter" and len(args) == 2 and not n.kwargs and _flattened(args[0], env, self.d.functions):
+            var, body = self.each(args[0], args[1], env)  # one pass over the lists, no list of them all
+            return f"[{var} for _xs in {self.expr(args[0].args[0], env)} for {var} in _xs if {body}]"
         if name in ("first", "top") and len(args) == 1 and not n.kwargs:
+            found = self.first_with(args[0], env)
+            if found is not None:
+                return found
             seq = self.expr(args[0], env)
             return f"({seq}[0] if {seq} else None)" if _READ.match(seq) else f"_first({seq})"
         if name == "keys" and len(args) == 1 and not n.kwargs:
@@ -51,8 +59,31 @@ class ListFunctionWriter(PieceKindWriter):
             return self.builtin(n.func.id, n.args, env, n)
         return super().e_Call(n, env)
 
+    def first_with(self, node: ast.Node, env: dict) -> str | None:
+        """`first(filter(xs, x => x.attr == v))` for a fixed piece attribute and a `v` that does
+        not read x: runtime._first_eq, which stops at the first match instead of building the
+        whole filtered list (None where the filter has another form)."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "filter"
+                and node.func.id not in env and node.func.id not in self.d.functions and len(node.args) == 2
+                and not node.kwargs and isinstance(node.args[1], ast.Lambda)):
+            return None
+        if self.rely(node.args[0], env) not in (PIECES, None):  # attributes of pieces only
+            return None
+        var, body = self.each(node.args[0], node.args[1], env)
+        match = _ATTR_EQ.match(body)
+        if not match or match.group(2) != var or re.search(rf"\b{var}\b", match.group(3)):
+            return None
+        return f"_first_eq({self.expr(node.args[0], env)}, {match.group(1)}, {match.group(3)})"
+
     @staticmethod
     def key_code(var: str, body: str) -> str:
         """A sort key: a fixed piece attribute's list's __getitem__, or a lambda."""
         read = _ATTR_READ.match(body)
         return f"{read.group(1)}.__getitem__" if read and read.group(2) == var else f"lambda {var}: {body}"
+
+
+def _flattened(node: ast.Node, env: dict, functions: dict) -> bool:
+    """Whether `node` is a call of the builtin `flatten` with one argument."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "flatten"
+            and node.func.id not in env and node.func.id not in functions and len(node.args) == 1
+            and not node.kwargs)

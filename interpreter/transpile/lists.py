@@ -5,7 +5,7 @@ where the engine's builtin does more than a line of Python, runtime.py calls it.
 from __future__ import annotations
 
 from .. import ast
-from .piece_kinds import _LIST_OF, LISTS, VALUE, PieceKindWriter, join
+from .piece_kinds import _LIST_OF, LISTS, PIECES, VALUE, PieceKindWriter, join
 
 
 class ListWriter(PieceKindWriter):
@@ -30,8 +30,13 @@ class ListWriter(PieceKindWriter):
             var, body = self.lam(args[1], env)
             return f"_sort({self.expr(args[0], env)}, lambda {var}: {body})"
         if name == "assignable" and len(args) == 2:
-            var, body = self.lam(args[1], env)
-            return f"_assignable({self.expr(args[0], env)}, lambda {var}: {body})"
+            xs = self.expr(args[0], env)
+            if xs == "[]":  # no element: true without calling the function
+                return "True"
+            each = getattr(self, "each", None)  # listfns.py: the variable takes the pieces' kind
+            pieces = each is not None and self.kind(args[0], env) == PIECES
+            var, body = each(args[0], args[1], env) if pieces else self.lam(args[1], env)
+            return f"_assignable({xs}, lambda {var}: {body})"
         plain = {("reverse", 1): "list(reversed({0}))", ("without", 2): "_without({0}, {1})",
                  ("append", 2): "(list({0}) + [{1}])", ("get", 2): "_get({0}, {1})", ("get", 3): "_get({0}, {1}, {2})"}
         form = plain.get((name, len(args)))

@@ -180,10 +180,13 @@ class LooksWriter(PieceKindWriter):
             return repr(None if forced == self.default_up[0] else forced)
         return f"(None if UP0[{pc}] == {forced!r} else {forced!r})"
 
-    def mark_moved(self, w: str, forced: Any, depth: int) -> None:
-        """After a move: the engine clears who has seen the pieces and sets a forced face."""
+    def mark_moved(self, w: str, forced: Any, depth: int, first: str | None = None) -> None:
+        """After a move: the engine clears who has seen the pieces and sets a forced face.
+        `first`: lines (on `{pc}`, each after the first indented by `{pad}`) to write in the
+        same loop before those."""
         pc = self.fresh("pc")
-        lines = self.moved_marks(pc, forced)
+        lines = [] if first is None else [first.format(pc=pc, pad="    " * (depth + 1))]
+        lines += self.moved_marks(pc, forced)
         if lines:
             self.emit(depth, f"for {pc} in {w}:")
             for line in lines:
@@ -214,6 +217,12 @@ class LooksWriter(PieceKindWriter):
             return super().s_Move(n, env, depth, chooser)
         forced = self.dest_face(n.face, n.to)
         w = self.pieces_code(n.what, env, depth, n)
+        if n.place is None and n.at is None and not getattr(self, "grid_names", None):
+            # runtime._move and the marks in one loop over the pieces (a list of their own)
+            dest = self.zone_here(n.to, env, depth)
+            self.mark_moved(w, forced, depth, f"loc[{{pc}}].remove({{pc}})\n{{pad}}{dest}.append({{pc}})\n"
+                                              f"{{pad}}loc[{{pc}}] = {dest}")
+            return
         inner = dict(env)
         inner["\x00moved"] = w
         self.bind_kind(w, PIECES)
@@ -226,9 +235,23 @@ class LooksWriter(PieceKindWriter):
             return super().s_Draw(n, env, depth, chooser)
         forced = self.dest_face(n.face, n.dest)
         w = self.fresh("w")
-        self.emit(depth, f"{w} = {self.zone(n.source, env)}[:max(0, {self.expr(n.count, env)})]")
-        self.emit(depth, f"_move({w}, {self.zone(n.dest, env)}, loc)")
-        self.mark_moved(w, forced, depth)
+        source = self.zone_here(n.source, env, depth)
+        self.emit(depth, f"{w} = {source}[:max(0, {self.expr(n.count, env)})]")
+        dest = self.zone_here(n.dest, env, depth)
+        # runtime._move of the source's first pieces, in one loop: they leave the source
+        # together (each was its first), join the destination in order, `loc` says where
+        self.emit(depth, f"del {source}[:len({w})]")
+        self.emit(depth, f"{dest}.extend({w})")
+        self.mark_moved(w, forced, depth, f"loc[{{pc}}] = {dest}")
+
+    def zone_here(self, node: ast.Node, env: dict, depth: int) -> str:
+        """A zone's list, named once: the zone's own name, or a fresh local bound to it."""
+        code = self.zone(node, env)
+        if is_simple(code):
+            return code
+        name = self.fresh("zl")
+        self.emit(depth, f"{name} = {code}")
+        return name
 
     def s_Deal(self, n, env, depth, chooser):
         if not self.looks:

@@ -74,8 +74,8 @@ class PieceKindWriter(WriterBase):
             return VALUE
         if code.startswith("c_") and code[2:].split("[")[0] in self.d.counters:  # not a local `c_<n>`
             return VALUE
-        if code in ("None", "True", "False"):
-            return EMPTY if code == "None" else VALUE
+        if code in ("None", "True", "False", "[]"):
+            return VALUE if code in ("True", "False") else EMPTY
         if code.startswith("v_") and code[2:] in self.d.variables:
             return self.var_kind(code[2:])
         return None

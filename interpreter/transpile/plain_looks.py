@@ -1,9 +1,10 @@
-"""Choices among pieces, quicker where every candidate shows its face to the chooser and is
-either its own option (in an ordered zone, or alone of its kind) or plain: a piece whose look
-is its item alone (no changing attribute, its starting face, seen by nobody in particular).
-A plain piece's look is (its zone, its item's key): the options are the first candidate of
-each (runtime._plain_options), the same as looks.py's runtime._piece_options gives; a
-candidate that is neither sends the whole choice there (runtime._look_options asks both in one
+"""Choices among pieces, quicker where every candidate either hides its face from the chooser
+(seen by nobody in particular) or shows it and is its own option (in an ordered zone, or alone
+of its kind) or plain: a piece whose look is its item and face alone (no changing attribute,
+seen by nobody in particular). A plain piece's look is (its zone, its item's key, its face), a
+hidden one's (its zone, its back, its face): the options are the first candidate of each
+(runtime._plain_options), the same as looks.py's runtime._piece_options gives; a candidate
+that is none of these sends the whole choice there (runtime._look_options asks both in one
 call; no candidates: an empty list either way).
 
 PLAIN, a module constant: each piece's visible key number (looks.py's VKEY) when its component

@@ -13,6 +13,7 @@ from . import runtime
 from .arithmetic import ArithmeticWriter
 from .base import Unsupported
 from .boards import BoardWriter
+from .call_cache import CallCacheWriter
 from .body_kinds import BodyKindWriter
 from .choices import ChoiceWriter
 from .constants import ConstantWriter
@@ -39,7 +40,7 @@ def namespace() -> dict:
     return {k: v for k, v in vars(runtime).items() if k.startswith("_") and not k.startswith("__")}
 
 
-class ProgramWriter(MemoWriter, BodyKindWriter, ValueProcWriter, TableConstantWriter, BoardWriter, ListFunctionWriter, FamilyWriter, ListWriter,
+class ProgramWriter(MemoWriter, CallCacheWriter, BodyKindWriter, ValueProcWriter, TableConstantWriter, BoardWriter, ListFunctionWriter, FamilyWriter, ListWriter,
                     FrameWriter, MoveWriter, PlainLooksWriter, DiceWriter, ChoiceWriter, ScoringWriter,
                     GridWriter, SequenceWriter, ConstantWriter, StatementWriter, ExpressionWriter, ArithmeticWriter,
                     FinalStateWriter):

@@ -67,6 +67,15 @@ def _draw(k, source, dest, loc):
         loc[pc] = dest
 
 
+def _first_eq(xs, attr, value):
+    """first(filter(xs, x => x.attr == value)) for a fixed attribute (`attr`: its list by piece),
+    stopping at the first match."""
+    for x in xs:
+        if attr[x] == value:
+            return x
+    return None
+
+
 def _last(xs):
     return xs[-1] if xs else None
 
@@ -474,21 +483,31 @@ def _sort_by(xs, f, desc):
 
 
 def _plain_options(cands, who, ps, plain):
-    """_piece_options where every candidate shows its face to `who` and is either its own
-    option (in an ordered zone, or alone of its kind) or plain (plain_looks.py: plain[v] its
-    item's key number, its face the starting one, seen by nobody in particular): the first
-    candidate of each (zone, item). None when some candidate is neither (the caller then asks
-    _piece_options)."""
+    """_piece_options where every candidate either hides its face from `who` (seen by nobody in
+    particular: one option per zone, back and face) or shows it and is its own option (in an
+    ordered zone, or alone of its kind) or plain (plain_looks.py: plain[v] its item's key
+    number, seen by nobody in particular): the first candidate of each (zone, item, face).
+    None when some candidate is none of these (the caller then asks _piece_options)."""
     loc, zi, face, seen, up0, singular, hkey, vkey, dyn = ps
     if cands and seen is None:  # the usual case first: one unordered zone, plain pieces face up
         z = loc[cands[0]]
         ordered, vis_up, vis_down, owner = zi[id(z)]
         if not ordered and (vis_up == "all" or (vis_up == "owner" and owner == who)):
+            down_seen = vis_down == "all" or (vis_down == "owner" and owner == who)
             options, keys = [], set()
             for v in cands:
-                k = plain[v]
-                if k is None or singular[v] or face[v] is not None or not up0[v] or loc[v] is not z:
+                if loc[v] is not z:
                     break
+                if singular[v]:  # alone of its kind and seen: its own option (its key, v)
+                    f = face[v]
+                    if not down_seen and not (up0[v] if f is None else f):
+                        break
+                    k = v
+                else:  # a plain piece face up: its item's key (negative: never a piece's number)
+                    k = plain[v]
+                    if k is None or face[v] is not None or not up0[v]:
+                        break
+                    k = -1 - k
                 if k not in keys:
                     keys.add(k)
                     options.append(v)
@@ -504,15 +523,18 @@ def _plain_options(cands, who, ps, plain):
             up_seen = vis_up == "all" or (vis_up == "owner" and owner == who)
             down_seen = vis_down == "all" or (vis_down == "owner" and owner == who)
         f = face[v]
-        if not (up_seen if (up0[v] if f is None else f) else down_seen):
-            return None
-        if ordered or singular[v]:
-            key = v
-        else:
-            k = plain[v]
-            if k is None or f is not None or (seen is not None and seen[v] is not None):
+        up = up0[v] if f is None else f
+        if not (up_seen if up else down_seen):  # hidden: by its zone, back and face (_piece_options)
+            if seen is not None and seen[v] is not None:
                 return None
-            key = (id(z), k)
+            key = (id(z), hkey[v], up)
+        elif ordered or singular[v]:
+            key = v
+        else:  # _piece_options' key of a piece without changing attributes, seen by nobody in particular
+            k = plain[v]
+            if k is None or (seen is not None and seen[v] is not None):
+                return None
+            key = (id(z), k, f)
         if key not in keys:
             keys.add(key)
             options.append(v)
@@ -552,20 +574,35 @@ _assignable_any = _unmetered(_assignable_of)
 
 
 def _assignable(xs, f):
-    """assignable(xs, x => options) (builtins.matching): no element, or one whose options are a
-    non-empty list, answered here (the common cases: the matching is not built); the engine's
-    builtin otherwise."""
-    if type(xs) is list and len(xs) < 2:
+    """assignable(xs, x => options) (builtins.matching): answered here where the matching need
+    not be built: no element; one whose options are a list; or elements whose options are
+    lists of pieces or other plain values each holding at least as many distinct values as
+    there are elements (each element in turn finds one the earlier ones left). Otherwise the
+    engine's builtin, on the options already computed (f is called once per element, in
+    order, as the builtin calls it)."""
+    if type(xs) is not list:
+        return _assignable_any(xs, f)
+    n = len(xs)
+    if n < 2:
         if not xs:
             return True
         options = f(xs[0])
         if type(options) is list:
             return len(options) > 0
-    return _assignable_any(xs, f)
+        return _assignable_any([0], lambda _: options)
+    lists = [f(x) for x in xs]
+    try:
+        if all(type(o) is list and len(o) >= n and len(set(o)) >= n for o in lists):
+            return True
+    except TypeError:  # unhashable options (lists, maps): the builtin compares them
+        pass
+    return _assignable_any(list(range(n)), lists.__getitem__)
 
 
 def _get(m, k, default=None):
-    """get(m, k, default) (builtins.core.get)."""
+    """get(m, k, default) (builtins.core.get; a map's entry without the second call)."""
+    if type(m) is dict:
+        return m.get(k, default)
     return _get_of(None, m, k, default)
 
 

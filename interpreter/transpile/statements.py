@@ -1,10 +1,15 @@
 """Statements of the rule file's procedures, written as Python lines (one `s_<Node>` per kind)."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .. import ast
 from .base import WriterBase, is_simple
+
+# an argument whose value cannot fail to compute and changes nothing (a seat's index among the
+# players, as a turn's `turn_index`): not computed for a parameter the procedure never reads
+_TOTAL = re.compile(r"^_index_of\(_PLAYERS, [A-Za-z_]\w*\)$")
 
 
 class StatementWriter(WriterBase):
@@ -276,8 +281,15 @@ class StatementWriter(WriterBase):
         if call.kwargs or len(call.args) != len(fn.params):
             raise self.unsupported(f"this call of {fn.name}", call)
         inner: dict = {}
+        stmts = self.L.procs[fn.proc.name]
         for param, arg in zip(fn.params, call.args):
             code = self.expr(arg, env)
+            if code == "[]" and not _rebinds(stmts, param):  # a new empty list wherever it is read
+                inner[param] = code
+                continue
+            if _TOTAL.match(code) and not any(isinstance(x, ast.Name) and x.id == param for x in ast.walk(stmts)):
+                inner[param] = code  # never read, and computing it has no effect and cannot fail
+                continue
             if not is_simple(code):
                 name = self.fresh(param)
                 if guard is None:
@@ -294,3 +306,14 @@ def _rebound(place: str, op: str, value: str) -> str:
     """`place op value` as the engine does it: a NEW value bound to the place (`x += [..]` on a
     list must not change another name holding the same list, as Python's in-place `+=` would)."""
     return f"{place} = {value}" if op == "=" else f"{place} = {place} {op[0]} ({value})"
+
+
+def _rebinds(stmts: list, name: str) -> bool:
+    """Whether these statements bind `name` again (assign it, or bind it by let, choose or for)."""
+    for s in ast.walk(stmts):
+        if isinstance(s, ast.Assign) and isinstance(s.target, ast.Name) and s.target.id == name:
+            return True
+        if getattr(s, "name" if isinstance(s, ast.Let) else "var", None) == name and isinstance(
+                s, (ast.Let, ast.Choose, ast.For)):
+            return True
+    return False

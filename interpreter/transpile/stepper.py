@@ -33,9 +33,10 @@ also start in the middle:
   branch / loop body are consecutive, so ``(lo <= pc <= hi) if pc else cond`` enters the one
   holding the decision without evaluating the condition again; a `for`/`repeat` containing
   decisions iterates by an index kept among the live locals;
-- ``clone`` and ``rollout`` first write a running generator's locals into the list
-  (``_plain``: the frame's names per site in ``_FRAMES``, read from ``gi_frame.f_locals``) and
-  drop it; the next ``apply`` of that list starts a new generator.
+- each stop writes its live locals (the frame: the names per site in ``_FRAMES``) and the
+  scalars into the list before it yields, so the list is the whole state while it waits;
+  ``clone`` and ``rollout`` drop a running generator (``_plain``), and the next ``apply`` of
+  that list starts a new generator.
 
 A choice of several is a loop of single picks (choices.py's `several`), each pick a stop.
 
@@ -68,12 +69,14 @@ _ZK_AT, _ZI_AT, _ZI_FACTS in the copy's zone order), and PS from them.
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from .. import ast
 from . import stepper_runtime
 from .base import Unsupported
+from .label_reads import reads_only_the_option
 from .piece_kinds import VALUE, element
 from .procedures import returns_in_loops
 from .program import ProgramWriter, namespace
@@ -99,6 +102,7 @@ class StepperWriter(ProgramWriter):
         self.rule_names: dict[str, str] = {}  # a live local -> the rule file's name it holds
         self.sole = False  # the statement being written is the last decision of such a block
         self.block_sites: set[int] = set()  # the decision sites inside a simultaneous block
+        self.site_parts: dict[int, tuple] = {}  # site -> (the rule's position, frame indices: SITE_PARTS)
         self.id_tables: list[str] = []  # tables by zone lists' ids that clone makes (copied_tables)
 
     def fresh(self, stem: str) -> str:
@@ -242,6 +246,8 @@ class StepperWriter(ProgramWriter):
         out.append(f"_FRAME_RULE_NAMES = {[None] + named!r}  # None: the program's own\n")
         out.append(f"_SCALARS = {tuple(scalars)!r}\n")
         out.append(f"BLOCK_SITES = frozenset({sorted(self.block_sites)!r})\n")
+        parts = [None] + [self.site_parts.get(i) for i in range(1, self.sites + 1)]
+        out.append(f"SITE_PARTS = {parts!r}  # (position, options, candidates, picks, low, high, plain labels)\n")
         if self.refused:
             raise self.refused[0]
         out.append("".join(line + "\n" for line in made_tables))
@@ -484,10 +490,23 @@ class StepperWriter(ProgramWriter):
         self.frames[site] = frame
         self.emit(depth, "if _agents is not None:")
         self.emit(depth + 1, f"ans = _agents[{who}]({options})")
-        self.emit(depth, "else:")
-        self.emit(depth + 1, f"st[:3] = ({site}, {who}, {options})")
+        self.emit(depth, "else:")  # the frame and the scalars written in: st is whole while it waits
+        self.emit(depth + 1, f"st[:{FRAME + 1}] = ({site}, {who}, {options}, ({''.join(v + ', ' for v in frame)}))")
+        if self.scalars:
+            self.emit(depth + 1, f"st[{FRAME + 1}:{FRAME + 1 + len(self.scalars)}] = [{', '.join(self.scalars)}]")
         self.emit(depth + 1, "ans = yield")
         return site, frame
+
+    def record_parts(self, site: int, frame: list, n: Any, *names: str) -> None:
+        """SITE_PARTS[site]: the rule's position of the decision and where its frame keeps the
+        options, and for a choice of several the candidates, the picks so far and the bounds
+        (None where absent): what a search writes there to take over the engine's waiting
+        decision (transpile/adoption.py); last, whether its labels are made from the options
+        alone (no `label`, or one that reads only the option: label_reads.py)."""
+        at = [frame.index(name) for name in names] + [None] * (5 - len(names))
+        label = getattr(n, "label", None)
+        plain = label is None or reads_only_the_option(self, label, {n.var})
+        self.site_parts[site] = (site_position(n.pos), *at, plain)
 
     def resume(self, site: int, frame: list, who: str, depth: int) -> None:
         """A new generator on a list stopped at this site: the frame back; then (also after a
@@ -530,6 +549,7 @@ class StepperWriter(ProgramWriter):
         if n.optional:
             self.emit(depth + 1, f"{options}.append(_PASS)")
         site, frame = self.suspend(who, options, env, depth + 1)
+        self.record_parts(site, frame, n, options)
         self.resume(site, frame, who, depth + 1)
         env[n.var] = var = self.fresh(n.var)
         self.emit(depth + 1, f"{var} = {options}[ans]")
@@ -565,6 +585,7 @@ class StepperWriter(ProgramWriter):
         self.emit(depth + 2, f"if {'True' if n.optional else f'len({var}) >= {low}'}:")
         self.emit(depth + 3, f"{options}.append(_DONE)")
         site, frame = self.suspend(who, options, inner, depth + 2)
+        self.record_parts(site, frame, n, options, cands, var, low, high)
         self.resume(site, frame, who, depth + 2)
         self.emit(depth + 2, f"{value} = {options}[ans]")
         self.emit(depth + 2, f"if {value} == _DONE or {value} == _PASS:")
@@ -591,6 +612,7 @@ class StepperWriter(ProgramWriter):
             self.emit(depth + 1, f"if {cond}:")
             self.emit(depth + 2, f"{options}.append({act.name!r})")
         site, frame = self.suspend(who, options, env, depth + 1)
+        self.record_parts(site, frame, n, options)
         self.resume(site, frame, who, depth + 1)
         name = self.fresh("action")
         self.emit(depth + 1, f"{name} = {options}[ans]")
@@ -737,19 +759,22 @@ def rollout(st, ans, agents):
 
 
 def _plain(st):
-    """st with the frame and the scalars written in (from its generator's locals, in a copy)."""
-    g = st[@GEN@]
-    if g is None:
+    """st without its running generator (in a copy): the frame and the scalars are written into
+    st at every stop, so a new generator started on it walks down to the same place."""
+    if st[@GEN@] is None:
         return st
-    local = g.gi_frame.f_locals
     out = st[:]
-    out[3] = tuple([local[name] for name in _FRAMES[st[0]]])
-    out[@SCALARS@] = [local[name] for name in _SCALARS]
     out[@GEN@] = None
     return out
 
 
 '''
+
+
+def site_position(pos: Any) -> tuple:
+    """A rule's position as SITE_PARTS keeps it: (the file's absolute path, line, column), the
+    same whichever way the file was named when loaded."""
+    return (os.path.abspath(pos.file), pos.line, pos.col)
 
 
 def _returns_in_blocks(stmts: list) -> bool:
@@ -798,6 +823,7 @@ class Stepper:
         self.plain: Callable[[list], list] = names["_plain"]  # the whole state in the list
         self.result_slot, self.history_slot = names["RESULT"], names["HISTORY"]
         self.rng_slot, self.loc_slot = names["RNG"], names["LOC"]
+        self.gen_slot: int = names["GEN"]  # the running generator, or None (st holds its whole state)
         self.slots: dict[str, int] = names["SLOTS"]  # the state's objects by name (zones, M_value, …)
         self.zone_keys: list[str] = names["ZONE_KEYS"]  # the engine's keys of zones(st)'s lists
         self.zones: Callable[[list], list] = names["zones"]  # every zone's list, by zone_keys
@@ -805,6 +831,7 @@ class Stepper:
         self.frames: list = names["_FRAMES"]  # per decision site, the names of its live locals
         self.frame_rule_names: list = names["_FRAME_RULE_NAMES"]  # ... the rule file's names they hold
         self.block_sites: frozenset = names["BLOCK_SITES"]  # the decision sites inside a simultaneous block
+        self.site_parts: list = names["SITE_PARTS"]  # per site: (position, frame indices of its parts)
         self.scalars: tuple = names["_SCALARS"]  # the names of st[FRAME + 1:], in order
         self.shapes: list | None = names.get("SHAPE")  # per piece, its cells from where it is put (grids)
         self.source = names.get("__source__", "")

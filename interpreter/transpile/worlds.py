@@ -17,12 +17,13 @@ as stepper states, so that a playout runs at the generated program's speed:
 
 Locals of running rule code and variables that hold hidden pieces (one piece or a flat list)
 are renamed as the engine renames them, found on the stepper by the rule file's name and equal
-value; hidden dice get new faces with the same draws (resample.reroll_hidden); another player's
-pick already offered among hidden pieces (a simultaneous block) is not in the stepper's state
-yet: the options the engine's world offers there are handed to the caller to check when the
-stepper asks that player (`expected`). Made only where that covers what the engine's resampling
-changes (`held_pieces`). A caller whose determinizations rewind an open simultaneous block
-(agents/determinize.py) does not ask here.
+value; hidden dice get new faces with the same draws (resample.reroll_hidden). Every decision
+the engine's world has waiting (the root's, and other players' inside a simultaneous block,
+made when the block started and only renamed by the resampling) is taken over at that player's
+next stop (adoption.py): the root's in `sample`, the others' in `play`, which steps the world
+to the block's end and then rolls it out. Made only where that covers what the
+engine's resampling changes (`held_pieces`). The rewound worlds of an open simultaneous block
+(agents/determinize.py) are made from these by transpile/rewinds.py.
 """
 from __future__ import annotations
 
@@ -32,9 +33,10 @@ from typing import Any
 from ..resample import Resampler
 from ..threads import waiting
 from ..values import Piece
+from .adoption import adopt, waiting_decisions
 from .compare import state_difference
 from .rulefile import RuleFile
-from .stepper import Stepper, load_stepper
+from .stepper import OPTIONS, SEAT, Stepper, load_stepper
 
 _STEPPERS: dict = {}  # (id of the definition, players, options) -> (definition, Stepper or None)
 
@@ -96,14 +98,15 @@ def plays_the_engines(m: Stepper, entry: str, overlays: list, players: int, opti
     return True
 
 
-def reach(m: Stepper, S: Any, player: int) -> list | None:
-    """The stepper state at S's decision for `player`, or None if it is not the engine's."""
+def reach(m: Stepper, S: Any, player: int | None) -> list | None:
+    """The stepper state at S's decision for `player` (None: whichever of S's waiting players
+    the stepper asks), or None if it is not the engine's."""
     st = m.new(S.seed)
     if not replayed(m, st, S.history):
         return None
-    if m.over(st) or m.seat(st) != player:
+    if m.over(st) or (player is not None and m.seat(st) != player):
         return None
-    pending = waiting(S).get(player)
+    pending = waiting(S).get(m.seat(st))
     if pending is None or list(m.options(st)) != list(pending.pending.options):
         return None
     if state_difference(S, m.export(st)) is not None or not same_attributes(m, S, st):
@@ -177,12 +180,13 @@ def grid_positions(m: Stepper, st: list) -> dict:
     return out
 
 
-def held_pieces(S: Any, pieces: set, player: int) -> list[tuple[str, Any, Any]] | None:
-    """What holds one of `pieces` in S outside zones (what resample.relabel renames there):
-    ("local" or "var", name, value) for each local of running rule code or variable that does,
-    ("pending", seat, options) for another player's waiting pick among options that do; or None
-    if one cannot be followed on the stepper (such a decision of `player`'s, one with picks
-    already made, a value that is not one piece or a flat list of pieces)."""
+def held_pieces(S: Any, pieces: set, seat: int) -> list[tuple[str, Any, Any]] | None:
+    """What holds one of `pieces` in S's variables and the locals of its running rule code (what
+    resample.relabel renames there besides zones and waiting decisions, which adoption.py takes
+    over): ("local" or "var", name, value) each; None if one cannot be followed on the stepper
+    (a value that is not one piece or a flat list of pieces). The innermost frame of a thread
+    waiting for another player than `seat` (the stepper's root) is left out: the stepper makes
+    those locals when it gets to that player, and adoption.adopt compares them there."""
     out: list = []
     for name, value in S.vars.items():
         if _holds(value, pieces):
@@ -190,17 +194,15 @@ def held_pieces(S: Any, pieces: set, player: int) -> list[tuple[str, Any, Any]] 
                 return None
             out.append(("var", name, value))
     for th in S.threads:
-        for fr in th.frames:
+        frames = th.frames
+        if th.pending is not None and int(th.pending.player) != seat:
+            frames = frames[:-1]
+        for fr in frames:
             for name, value in fr.L.items():
                 if _holds(value, pieces):
                     if not _flat(value):
                         return None
                     out.append(("local", name, value))
-        pend = th.pending
-        if pend is not None and _holds([pend.candidates, pend.options, pend.picked, pend.recipe], pieces):
-            if pend.player == player or pend.picked or pend.kind != "choose":
-                return None
-            out.append(("pending", int(pend.player), list(pend.options)))
     return out
 
 
@@ -239,8 +241,6 @@ def _followers(m: Stepper, root: list, held: list) -> tuple[list, list] | None:
     frame, in_frame, scalars = root[3], set(), set()
     zones = {id(z) for z in m.zones(root)}
     for kind, name, value in held:
-        if kind == "pending":  # checked when the stepper asks that player (StepperWorlds.expected)
-            continue
         if kind == "var":
             k = 4 + m.scalars.index("v_" + name) if "v_" + name in m.scalars else None
             if k is None or root[k] != value:
@@ -254,15 +254,26 @@ def _followers(m: Stepper, root: list, held: list) -> tuple[list, list] | None:
     return sorted(in_frame), sorted(scalars)
 
 
+class Parted(Exception):
+    """A world or a playout on the stepper parted from the engine's (the engine plays that
+    iteration: agents/transpiled.py)."""
+
+
 class StepperWorlds:
     """The engine's determinizations of one decision, as stepper states (see the module's
     docstring). Build with `prepare`, which says None where they would not be the engine's."""
 
     def __init__(self, m: Stepper, root: list, groups: list, followers: tuple[list, list], rolls: list,
-                 waiting_picks: list | None = None):
+                 waiting_now: dict):
         self.m, self.root = m, root  # root: a copy holding its whole state in the list
-        # other players' picks the engine already offered among hidden pieces: (seat, options)
-        self.waiting_picks = waiting_picks or []
+        self.waiting = waiting_now  # the engine's waiting decisions by seat (adoption.py)
+        hidden = {p for _, pieces in groups for p in pieces}
+        # the seats whose waiting decisions hold a piece a world may rename
+        self.renamed = {seat for seat, w in waiting_now.items()
+                        if _holds([w.options, w.candidates, w.picked, list(w.names.values())], hidden)}
+        # the root's decision, taken over once here, is taken over again in a world only if renamed
+        self.root_seat = m.seat(root)
+        self.todo: dict = {}  # of those, the ones the last world has not taken over yet
         self.mapping: dict = {}  # the last world's piece -> the piece now in its place
         self.groups = groups  # per look-alike group: its places (zone number, index), its pieces sorted
         self.in_frame, self.scalars = followers  # what holds a hidden piece outside zones
@@ -271,8 +282,10 @@ class StepperWorlds:
         self.values = [m.slots[name] for name in ("M_value", "D_value") if name in m.slots]
 
     @classmethod
-    def prepare(cls, S: Any, player: int, resampler: Resampler | None = None) -> "StepperWorlds | None":
-        """The worlds of S's decision for `player` (`resampler`: S's for `player`, if made)."""
+    def prepare(cls, S: Any, player: int, resampler: Resampler | None = None,
+                any_seat: bool = False) -> "StepperWorlds | None":
+        """The worlds of S's decision for `player` (`resampler`: S's for `player`, if made; with
+        `any_seat`, S may be a simultaneous block's start, the root any waiting player's stop)."""
         m = stepper_for(S)
         if m is None or S.over:
             return None
@@ -280,26 +293,29 @@ class StepperWorlds:
         if rolls and "M_value" not in m.slots:
             return None
         groups = (resampler or Resampler(S, player)).groups
-        held = held_pieces(S, {p for _, pieces in groups for p in pieces}, player)
-        root = None if held is None else reach(m, S, player)
+        root = reach(m, S, None if any_seat else player)
         if root is None:
             return None
+        held = held_pieces(S, {p for _, pieces in groups for p in pieces}, m.seat(root))
         root = m.clone(root)  # its whole state in the list
-        followers = _followers(m, root, held)
+        followers = None if held is None else _followers(m, root, held)
         number = {key: i for i, key in enumerate(m.zone_keys)}
         if followers is None or not all(str(key) in number for slots, _ in groups for key, _, _ in slots):
             return None
+        waiting_now = waiting_decisions(S)
+        if not adopt(m, root, waiting_now[m.seat(root)], {}):
+            return None
         places = [([(number[str(key)], i, int(old)) for key, i, old in slots], [int(p) for p in pieces])
                   for slots, pieces in groups]
-        waiting_picks = [(seat, options) for kind, seat, options in held if kind == "pending"]
-        return cls(m, root, places, followers, rolls, waiting_picks)
+        return cls(m, root, places, followers, rolls, waiting_now)
 
     def sample(self, rng: random.Random) -> list:
-        """A world: the root's clone, hidden pieces swapped as the Resampler draws, Rng reseeded."""
+        """A world: the root's clone, hidden pieces swapped as the Resampler draws, Rng reseeded,
+        the root's waiting decision the engine's (the others' are taken over in `play`)."""
         world = self.m.clone(self.root)
+        mapping = self.mapping = {}
         if self.groups:
             zones, loc = self.m.zones(world), world[self.m.loc_slot]
-            mapping = self.mapping = {}
             for places, canonical in self.groups:
                 pieces = canonical[:]
                 rng.shuffle(pieces)
@@ -322,11 +338,39 @@ class StepperWorlds:
                 for values in lists:
                     values[p] = value
         world[self.m.rng_slot].state = rng.getrandbits(64)
+        todo = self.todo = dict(self.waiting)
+        w = todo.pop(self.root_seat)
+        if w.seat in self.renamed and not self.adopt(world, w):
+            raise Parted
         return world
 
-    def expected(self) -> dict[int, list]:
-        """Per seat, the options the engine's last world offers at that player's waiting pick
-        (renamed as relabel renames them): what the stepper must offer that player first, or
-        the world is not the engine's (agents/transpiled.py checks it)."""
-        mapping = self.mapping
-        return {seat: [mapping.get(o, o) for o in options] for seat, options in self.waiting_picks}
+    def adopt(self, world: list, w: Any) -> bool:
+        """Take over the engine's waiting decision `w` at the world's stop, renamed as the last
+        world renamed its pieces (adoption.adopt)."""
+        return adopt(self.m, world, w, self.mapping if w.seat in self.renamed else {})
+
+    def play(self, world: list, i: int, agents: list) -> None:
+        """The playout from the world's root pick `i`, with `agents` (``agents[seat](options) ->
+        index``). Inside a simultaneous block the world is stepped to the block's end, each
+        chooser's first stop taking over the engine's waiting decision (adoption.py); a chooser
+        the engine's world has no decision waiting for, or a waiting one never asked, parts from
+        the engine's. Then (or outside a block at once) it is rolled out."""
+        m, todo = self.m, dict(self.todo)
+        last = world[SEAT]
+        if not todo and world[0] not in m.block_sites:
+            m.rollout(world, i, agents)
+            return
+        m.apply(world, i)
+        while not m.over(world):
+            seat = world[SEAT]
+            if world[0] not in m.block_sites or seat < last:  # past the block
+                break
+            if seat != last:  # the next chooser's first stop
+                if seat not in self.waiting or (seat in todo and not self.adopt(world, todo.pop(seat))):
+                    raise Parted
+                last = seat
+            m.apply(world, agents[seat](world[OPTIONS]))
+        if todo:
+            raise Parted  # a decision the engine's world has waiting was never asked
+        if not m.over(world):
+            m.rollout(world, agents[world[SEAT]](world[OPTIONS]), agents)

@@ -14,10 +14,10 @@ import pytest
 from interpreter.agents.determinize import Determinizer, _open_block
 from interpreter.agents.mcts import MctsAgent
 from interpreter.agents.playout import RandomPlayout
-from interpreter.agents.transpiled import _checked
 from interpreter.game import Game
 from interpreter.threads import waiting
 from interpreter.transpile.compare import state_difference
+from interpreter.transpile.rewinds import StepperRewinds
 from interpreter.transpile.worlds import StepperWorlds, stepper_for
 from tests.agents.games import BAD_DRAW, load
 
@@ -61,7 +61,7 @@ def engine_playout(world, player: int, i: int, rng: random.Random):
     return world
 
 
-def same_worlds_and_playouts(S, player: int, worlds: StepperWorlds, samples: int) -> None:
+def same_worlds_and_playouts(S, player: int, worlds: StepperWorlds | StepperRewinds, samples: int) -> None:
     """The stepper's worlds and playouts are the engine's, draw for draw."""
     m, engine = worlds.m, Determinizer(S, player)
     for k in range(samples):
@@ -74,10 +74,7 @@ def same_worlds_and_playouts(S, player: int, worlds: StepperWorlds, samples: int
         i = k % len(m.options(world))
         engine_playout(W, player, i, theirs)
         draw = ours.random
-        agents = [lambda options: int(draw() * len(options))] * S.n
-        for seat, expected in worlds.expected().items():  # what the stepper must offer first
-            agents[seat] = _checked(agents[seat], expected)
-        m.rollout(world, i, agents)
+        worlds.play(world, i, [lambda options: int(draw() * len(options))] * S.n)
         returns, history, winners, _, _ = m.result(world)
         assert history == [list(h) for h in W.history]
         assert list(returns) == W.returns() and list(winners) == W.winners()
@@ -96,7 +93,7 @@ def test_a_world_on_the_stepper_is_the_engines_world_and_plays_the_engines_playo
         made += 1
         followed += bool(worlds.in_frame or worlds.scalars)
         rolled += bool(worlds.rolls)
-        waiting += bool(worlds.waiting_picks)
+        waiting += len(worlds.waiting) > 1
         same_worlds_and_playouts(S, player, worlds, 4)
     assert made >= 3
     if name == "chicago_poker":
@@ -104,7 +101,7 @@ def test_a_world_on_the_stepper_is_the_engines_world_and_plays_the_engines_playo
     if name == "liars_dice":
         assert rolled == made  # others' dice under their cups: rolled again in every world
     if name == "goofspiel":
-        assert waiting == made  # the other bid, offered among hidden cards: checked in the rollout
+        assert waiting == made  # the other bid, offered among hidden cards: taken over in the playout
 
 
 @pytest.mark.parametrize("name,players,options", CONFIGS)

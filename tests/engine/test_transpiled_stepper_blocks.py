@@ -178,5 +178,4 @@ def test_mcts_picks_the_engines_moves_with_the_engines_statistics(path, players,
         assert [(s.visits, s.total) for s in engine.last_stats] == [(s.visits, s.total) for s in ours.last_stats]
         assert engine.iterations_done == ours.iterations_done and ours.replayed == 0
         on_stepper += ours.on_stepper
-    assert reached >= 2 and on_stepper >= 40  # (Dogs' Day: a root where the player's own pick is
-    # among pieces the resampler moves is the engine's: worlds.held_pieces)
+    assert reached >= 2 and on_stepper >= 40

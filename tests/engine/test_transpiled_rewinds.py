@@ -1,0 +1,189 @@
+"""Flat MCTS inside an open simultaneous block on the resumable generated program: the engine's
+rewound worlds (agents/determinize.py) made on the stepper (transpile/rewinds.py), each chooser's
+first stop taking over the engine's waiting decision (transpile/adoption.py), the labels'
+comparison made on the options where the labels read only the option (transpile/label_reads.py).
+Each world is the engine's (state, options, the agent's generator), each playout too; MCTS
+picks the engine's moves with the engine's statistics and generator state."""
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from interpreter.agents.determinize import Determinizer, _open_block
+from interpreter.agents.mcts import MctsAgent
+from interpreter.agents.playout import RandomPlayout
+from interpreter.game import Game
+from interpreter.threads import waiting
+from interpreter.transpile.adoption import adopt, waiting_decisions
+from interpreter.transpile.compare import state_difference
+from interpreter.transpile.rewinds import StepperRewinds
+from interpreter.transpile.worlds import Parted, StepperWorlds, stepper_for
+
+ROOT = Path(__file__).resolve().parents[2]
+
+HEADER = """game: {id: t, name: T, version: 1, players: {min: 2, max: 4}}
+components:
+  card:
+    kind: card
+    start: deck
+    items: [{id: a, count: 8, points: 1}, {id: b, count: 8, points: 2}, {id: c, count: 8, points: 3}]
+zones:
+  deck: {ordered: true, visibility: hidden}
+  stash: {per: [player], visibility: owner}
+  kept: {per: [player], visibility: owner}
+  shown: {per: [player]}
+counters:
+  score: {per: [player], initial: 0}
+functions:
+  tag:
+    params: [c]
+    expr: "label(c) + ' (' + str(c.points) + ')'"
+setup:
+  - id: deal
+    do: |
+      shuffle deck
+      deal 5 from deck to stash
+"""
+FLOW = """flow:
+  rounds: 2
+  phases:
+    - id: pick
+      do: |
+        simultaneous p in players:
+          {choice}
+          move ks to kept[p]
+        for p in players:
+          score[p] += sum([k.points for k in kept[p]])
+          move kept[p] to shown[p]
+          draw 2 from deck to stash[p]
+scoring:
+  score: "score[player]"
+"""
+SEVERAL = HEADER + FLOW.replace("{choice}", "choose (1) to (2) ks from stash[p]")
+LABELLED = HEADER + FLOW.replace("{choice}", "choose ks from stash[p] label tag(ks)")
+LABEL_READS_A_ZONE = HEADER + FLOW.replace("{choice}", "choose ks from stash[p] label tag(ks) + str(count(shown[p]))")
+
+
+def written(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "game.yaml"
+    path.write_text(text)
+    return path
+
+
+def block_positions(game: Game, players: int, options: dict, count: int) -> list:
+    """(state, player) at decisions of several options inside an open simultaneous block
+    others already chose in, the lowest waiting seat asked first as playouts ask."""
+    out = []
+    for seed in range(count * 6):
+        rng = random.Random(seed)
+        S = game.new_game(players, game.resolve_options(options), seed, logging=False)
+        while not S.over:
+            p = S.current_players()[0]
+            if S.option_count(p) > 1 and S.decisions > 2 and _open_block(S, p) is not None and rng.random() < 0.3:
+                out.append((S, p))
+                break
+            S.apply(p, rng.randrange(S.option_count(p)))
+        if len(out) == count:
+            break
+    return out
+
+
+def same_rewound_worlds_and_playouts(S, player: int, samples: int) -> int:
+    """The stepper's rewound worlds and playouts are the engine's, draw for draw (where the
+    engine keeps no rewound world, the stepper parts). The worlds made."""
+    engine = Determinizer(S, player)
+    ours = StepperRewinds.prepare(S, player, engine.block, engine.block_resampler())
+    assert ours is not None, S.history
+    m, made = ours.m, 0
+    for k in range(samples):
+        mine, theirs = random.Random(k), random.Random(k)
+        W = engine._rewound(theirs)
+        if W is None:
+            with pytest.raises(Parted):
+                ours.sample(mine)
+            continue
+        world = ours.sample(mine)
+        made += 1
+        assert state_difference(W, m.export(world)) is None
+        assert m.seat(world) == player and list(m.options(world)) == list(waiting(W)[player].pending.options)
+        assert mine.getstate() == theirs.getstate()
+        i = k % len(m.options(world))
+        W.apply(player, i)
+        RandomPlayout().run(W, theirs)
+        draw = mine.random
+        ours.play(world, i, [lambda options: int(draw() * len(options))] * S.n)
+        returns, history, winners, _, _ = m.result(world)
+        assert history == [list(h) for h in W.history]
+        assert list(returns) == W.returns() and list(winners) == W.winners()
+        assert mine.getstate() == theirs.getstate()
+    return made
+
+
+def same_mcts(S, player: int, seed: int, iterations: int) -> int:
+    """MctsAgent picks the engine's move with the engine's statistics; its iterations on the
+    generated program."""
+    engine, ours = MctsAgent(iterations, seed=seed, transpiled=False), MctsAgent(iterations, seed=seed)
+    assert engine.choose(S, player) == ours.choose(S, player)
+    assert engine.rng.getstate() == ours.rng.getstate()
+    assert [(s.visits, s.total) for s in engine.last_stats] == [(s.visits, s.total) for s in ours.last_stats]
+    assert engine.iterations_done == ours.iterations_done and ours.replayed == 0
+    return ours.on_stepper
+
+
+@pytest.mark.parametrize("text", [SEVERAL, LABELLED], ids=["several", "labelled"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_small_files_rewound_worlds_and_mcts_are_the_engines(tmp_path, text, players):
+    game = Game.load(written(tmp_path, text))
+    positions = block_positions(game, players, {}, 4)
+    assert len(positions) >= 3
+    made = on_stepper = 0
+    for k, (S, player) in enumerate(positions):
+        made += same_rewound_worlds_and_playouts(S, player, 4)
+        on_stepper += same_mcts(S, player, k, 12)
+    assert made >= 8 and on_stepper == 12 * len(positions)
+
+
+def test_labels_that_read_more_than_the_option_keep_the_rewind_on_the_engine(tmp_path):
+    game = Game.load(written(tmp_path, LABEL_READS_A_ZONE))
+    for k, (S, player) in enumerate(block_positions(game, 3, {}, 3)):
+        engine = Determinizer(S, player)
+        assert StepperRewinds.prepare(S, player, engine.block, engine.block_resampler()) is None
+        assert same_mcts(S, player, k, 6) == 0
+
+
+def test_which_labels_read_only_the_option(tmp_path):
+    for text, expected in ((SEVERAL, True), (LABELLED, True), (LABEL_READS_A_ZONE, False)):
+        game = Game.load(written(tmp_path, text))
+        m = stepper_for(game.new_game(3, {}, 0, logging=False))
+        flags = {parts[-1] for parts in m.site_parts[1:] if parts is not None}
+        assert flags == {expected}, text
+
+
+def test_a_stop_that_is_not_the_engines_waiting_decision_is_not_taken_over(tmp_path):
+    game = Game.load(written(tmp_path, SEVERAL))
+    S, player = block_positions(game, 3, {}, 1)[0]
+    engine = Determinizer(S, player)
+    base = engine.block[0]
+    worlds = StepperWorlds.prepare(base, player, engine.block_resampler(), any_seat=True)
+    m, seat = worlds.m, worlds.m.seat(worlds.root)
+    w = waiting_decisions(base)[seat]
+    assert adopt(m, m.clone(worlds.root), w, {})
+    assert not adopt(m, m.clone(worlds.root), replace(w, pos=w.pos[:2] + (w.pos[2] + 1,)), {})  # another decision
+    assert not adopt(m, m.clone(worlds.root), replace(w, low=7), {})  # other bounds
+
+
+@pytest.mark.parametrize("name,players", [("dice_town/game", 3), ("dice_town/game", 4), ("dice_town/cowboys", 4),
+                                          ("between_two_cities/game", 5), ("dogs_day/game", 3),
+                                          ("goofspiel/game", 2)])
+def test_real_games_rewound_worlds_and_mcts_are_the_engines(name, players):
+    game = Game.load(ROOT / "rules" / f"{name}.yaml")
+    positions = block_positions(game, players, {}, 3)
+    assert len(positions) >= 2
+    made = on_stepper = 0
+    for k, (S, player) in enumerate(positions):
+        made += same_rewound_worlds_and_playouts(S, player, 2)
+        on_stepper += same_mcts(S, player, k, 8)
+    assert made >= 2 and on_stepper >= 8 * (len(positions) - 1)
