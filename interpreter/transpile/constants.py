@@ -14,7 +14,7 @@ from . import runtime
 from .base import WriterBase
 
 _PURE = {"_first", "_last", "_extreme_of", "_extreme", "_get", "_index_of", "_listed", "_mod", "_top_n",
-         "_bottom_n", "_clamp", "_remove", "_argmax"}
+         "_bottom_n", "_clamp", "_remove", "_argmax", "_argmax_keys"}
 _PLAIN = (int, str, bool, type(None))
 
 
