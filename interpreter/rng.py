@@ -36,14 +36,14 @@ class Rng:
             raise ValueError("below() needs a positive bound")
         if n == 1:
             return 0
-        threshold = ((1 << 32) - n) % n
+        threshold = 4294967296 % n  # = ((1 << 32) - n) % n
         state = self.state
-        while True:  # next32, inlined
+        while True:  # next32, inlined (as in shuffle)
             old = state
-            state = (old * _MULT + _INC) & _MASK64
-            x = (((old >> 18) ^ old) >> 27) & _MASK32
+            state = (old * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+            x = ((old >> 18 ^ old) >> 27) & 0xFFFFFFFF
             rot = old >> 59
-            r = ((x >> rot) | (x << ((-rot) & 31))) & _MASK32
+            r = (x >> rot | x << (32 - rot)) & 0xFFFFFFFF
             if r >= threshold:
                 self.state = state
                 return r % n
@@ -58,13 +58,13 @@ class Rng:
         state = self.state
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
-            threshold = ((1 << 32) - n) % n
-            while True:  # next32, inlined
+            threshold = 4294967296 % n  # = ((1 << 32) - n) % n
+            while True:  # next32, inlined (x << (32 - rot) masks to what x << (-rot & 31) gives)
                 old = state
-                state = (old * _MULT + _INC) & _MASK64
-                x = (((old >> 18) ^ old) >> 27) & _MASK32
+                state = (old * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+                x = ((old >> 18 ^ old) >> 27) & 0xFFFFFFFF
                 rot = old >> 59
-                r = ((x >> rot) | (x << ((-rot) & 31))) & _MASK32
+                r = (x >> rot | x << (32 - rot)) & 0xFFFFFFFF
                 if r >= threshold:
                     break
             j = r % n

@@ -20,7 +20,7 @@ is one hand (no best-five-of-seven selection).
 """
 from __future__ import annotations
 
-from collections import Counter
+from operator import ge
 from typing import Any, Sequence
 
 from ..errors import RuleRuntimeError
@@ -93,13 +93,17 @@ def evaluate(values: Sequence[int], suits: Sequence[Any], table: Any) -> tuple[i
 
 def _evaluate(values: Sequence[int], suits: Sequence[Any], rows: list) -> tuple[int, list]:
     n = len(values)
-    counts = Counter(values)
+    counts: dict = {}
+    for v in values:  # a Counter's counts, without building one (a hot path)
+        counts[v] = counts.get(v, 0) + 1
     sizes = sorted(counts.values(), reverse=True)
+    nsizes = len(sizes)
     distinct = len(counts)
     consecutive = n > 0 and distinct == n and max(values) - min(values) == n - 1
     nsuits = len(set(suits))
     for i, (groups, straight, flush, rainbow, tiebreak, _) in enumerate(rows):
-        if groups and (len(sizes) < len(groups) or any(s < g for s, g in zip(sizes, groups))):
+        # each group at most its set's size, both high first (all(map(ge, …)): one loop in C)
+        if groups and (nsizes < len(groups) or not all(map(ge, sizes, groups))):
             continue
         if straight is not None and (n < straight or not consecutive):
             continue

@@ -30,11 +30,13 @@ class DiceWriter(LooksWriter, BlockWriter):
             what = f"({what},)"
         elif kind not in (PIECES, EMPTY):
             raise self.unsupported("`roll` of something not known to be pieces", n)
-        # the engine's draws, piece by piece in order (runtime._roll: Rng.below's)
-        if self.looks and "value" in self.unset_differs:
-            self.emit(depth, f"_roll(rng, {what}, FACES, M_value, D_value)")
-        else:
+        if not (self.looks and "value" in self.unset_differs):  # the draws in one call (runtime._roll)
             self.emit(depth, f"_roll(rng, {what}, FACES, M_value)")
+            return
+        pc, fs = self.fresh("pc"), self.fresh("fs")
+        self.emit(depth, f"for {pc} in {what}:")  # the engine's draws, piece by piece in order
+        self.emit(depth + 1, f"{fs} = FACES[{pc}]")  # None: not a die (TypeError: the engine reports it)
+        self.emit(depth + 1, f"D_value[{pc}] = M_value[{pc}] = {fs}[rng.below(len({fs}))]")
 
     def e_BinOp(self, n, env):
         # `//` and `%` are the cards area's (arithmetic.py): this stands in where theirs is not

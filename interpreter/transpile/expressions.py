@@ -118,6 +118,27 @@ class ExpressionWriter(WriterBase):
         inner[node.param] = var = self.fresh(node.param)
         return var, self.expr(node.body, inner)
 
+    def any_equal(self, args: list, env: dict) -> str | None:
+        """`any(xs, x => T[x] == c)`, where x's side is one lookup by x in a list or map T and c
+        a constant (a text, a whole number, true/false, none), as `c in map(T.__getitem__, xs)`:
+        the same comparisons (element == c, each element in order, stopping at the first equal)
+        in one loop in C instead of a generator's steps. None when `any` is not of that form."""
+        lam = args[1]
+        if not (isinstance(lam, ast.Lambda) and isinstance(lam.body, ast.Compare) and lam.body.op == "=="
+                and isinstance(lam.body.right, ast.Const)
+                and type(lam.body.right.value) in (str, int, bool, type(None))):
+            return None
+        var, body = self.lam(lam, env)
+        const = self.expr(lam.body.right, env)
+        looked = re.fullmatch(rf"\(([A-Za-z_]\w*)\[{re.escape(var)}\] == (.+)\)", body)
+        if looked is None or looked.group(2) != const or not is_simple(const):
+            return None
+        return f"({const} in map({looked.group(1)}.__getitem__, {self.expr(args[0], env)}))"
+
+    def inlined(self, call: ast.Call, body: ast.Node) -> None:
+        """Called as `call`'s function is written inline as `body` (its next expression): a hook
+        (memo.py marks where the body is surely evaluated)."""
+
     def e_Call(self, n, env):
         if not isinstance(n.func, ast.Name) or n.func.id in env:
             raise self.unsupported("this call", n)
@@ -137,12 +158,17 @@ class ExpressionWriter(WriterBase):
                 raise self.unsupported(f"the recursive function {name}", n)
             self.inlining.append(name)
             try:
+                self.inlined(n, self.L.fn_nodes[name])
                 return self.expr(self.L.fn_nodes[name], inner)
             finally:
                 self.inlining.pop()
         return self.builtin(name, args, env, n)
 
     def builtin(self, name: str, args: list, env: dict, n: ast.Node) -> str:
+        if name == "any" and len(args) == 2:
+            found = self.any_equal(args, env)
+            if found is not None:
+                return found
         if name in ("count", "any", "all", "sum") and len(args) == 2:
             seq = self.expr(args[0], env)
             var, body = self.lam(args[1], env)
@@ -168,7 +194,7 @@ class ExpressionWriter(WriterBase):
         if name == "argmax" and len(args) == 2:
             var, body = self.lam(args[1], env)
             seq = self.expr(args[0], env)
-            if is_simple(seq):  # read twice: the keys, then the elements with the best
+            if is_simple(seq):  # the keys in a comprehension: no call of a lambda per element
                 return f"_argmax_keys({seq}, [{body} for {var} in {seq}])"
             return f"_argmax({seq}, lambda {var}: {body})"
         if name == "next_player" and len(args) == 1:

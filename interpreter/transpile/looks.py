@@ -186,14 +186,20 @@ class LooksWriter(PieceKindWriter):
         same loop before those."""
         pc = self.fresh("pc")
         lines = [] if first is None else [first.format(pc=pc, pad="    " * (depth + 1))]
-        if forced is not None:
-            lines.append(f"FACE[{pc}] = {self.face_after(forced, pc)}")
-        if self.seen_kept:
-            lines.append(f"SEEN[{pc}] = None")
+        lines += self.moved_marks(pc, forced)
         if lines:
             self.emit(depth, f"for {pc} in {w}:")
             for line in lines:
                 self.emit(depth + 1, line)
+
+    def moved_marks(self, pc: str, forced: Any) -> list[str]:
+        """The lines mark_moved writes for one moved piece `pc` (a local)."""
+        lines = []
+        if forced is not None:
+            lines.append(f"FACE[{pc}] = {self.face_after(forced, pc)}")
+        if self.seen_kept:
+            lines.append(f"SEEN[{pc}] = None")
+        return lines
 
     def dest_face(self, face: Any, dest: ast.Node) -> Any:
         if face is not None:

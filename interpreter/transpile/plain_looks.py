@@ -4,8 +4,8 @@ of its kind) or plain: a piece whose look is its item and face alone (no changin
 seen by nobody in particular). A plain piece's look is (its zone, its item's key, its face), a
 hidden one's (its zone, its back, its face): the options are the first candidate of each
 (runtime._plain_options), the same as looks.py's runtime._piece_options gives; a candidate
-that is none of these sends the whole choice there (and so do no candidates: an empty list
-either way).
+that is none of these sends the whole choice there (runtime._look_options asks both in one
+call; no candidates: an empty list either way).
 
 PLAIN, a module constant: each piece's visible key number (looks.py's VKEY) when its component
 has no changing attribute, else None."""
@@ -29,10 +29,6 @@ class PlainLooksWriter(LooksWriter):
 
     def options_code(self, candidates: str, kind: Any, who: str, n) -> str:
         code = super().options_code(candidates, kind, who, n)
-        if not code.startswith("_piece_options("):
-            return code
-        if not candidates.isidentifier():  # worked out once, though both may read them
-            name = self.fresh("cands")
-            code = super().options_code(name, kind, who, n)
-            candidates = f"({name} := {candidates})"
-        return f"(_plain_options({candidates}, {who}, PS, PLAIN) or {code})"
+        if code.startswith("_piece_options("):
+            return f"_look_options({candidates}, {who}, PS, PLAIN)"
+        return code

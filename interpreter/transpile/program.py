@@ -23,6 +23,7 @@ from .families import FamilyWriter
 from .frames import FrameWriter
 from .listfns import ListFunctionWriter
 from .lists import ListWriter
+from .memo import MemoWriter
 from .moves import MoveWriter
 from .plain_looks import PlainLooksWriter
 from .final_state import FinalStateWriter
@@ -39,7 +40,7 @@ def namespace() -> dict:
     return {k: v for k, v in vars(runtime).items() if k.startswith("_") and not k.startswith("__")}
 
 
-class ProgramWriter(CallCacheWriter, BodyKindWriter, ValueProcWriter, TableConstantWriter, BoardWriter, ListFunctionWriter, FamilyWriter, ListWriter,
+class ProgramWriter(MemoWriter, CallCacheWriter, BodyKindWriter, ValueProcWriter, TableConstantWriter, BoardWriter, ListFunctionWriter, FamilyWriter, ListWriter,
                     FrameWriter, MoveWriter, PlainLooksWriter, DiceWriter, ChoiceWriter, ScoringWriter,
                     GridWriter, SequenceWriter, ConstantWriter, StatementWriter, ExpressionWriter, ArithmeticWriter,
                     FinalStateWriter):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from ..builtins.poker import evaluate as _poker_evaluate  # noqa: F401 - used by generated code
 from ..rng import Rng as _Rng  # noqa: F401 - used by generated code
-from ..rng import _INC as _PCG_INC, _MULT as _PCG_MULT
 
 
 class _GameEnds(Exception):
@@ -30,8 +29,8 @@ def _argmax(xs, f):
 
 
 def _argmax_keys(xs, keys):
-    """argmax's answer from each element's key, worked out in order (expressions.py writes them
-    as a comprehension where `xs` is a name: no function call per element)."""
+    """argmax(xs, f) from its keys already worked out (keys[i] = f(xs[i])): the elements with
+    the greatest key, in order."""
     if not keys:
         return []
     best = max(keys)
@@ -89,47 +88,46 @@ def _index_of(xs, x):
     return xs.index(x) if x in xs else -1
 
 
-def _roll(rng, pcs, faces, values, also=None):
-    """`roll`: each piece of `pcs` in order gets `faces[pc][rng.below(len(faces[pc]))]` in `values`
-    (and `also`, when given), the Rng's draws those of Rng.below (its loop inlined here: one
-    call per roll, not per die). A piece without faces raises TypeError, as the loop of
-    below() calls would, the Rng left where they would leave it."""
-    if type(rng) is not _Rng:  # a generator that draws differently
-        for pc in pcs:
-            fs = faces[pc]
-            values[pc] = v = fs[rng.below(len(fs))]
-            if also is not None:
-                also[pc] = v
-        return
-    state = rng.state
-    try:
-        for pc in pcs:
-            fs = faces[pc]
-            n = len(fs)
-            if n == 1:
-                r = 0
-            else:
-                threshold = (0x100000000 - n) % n
-                while True:  # Rng.next32, inlined
-                    old = state
-                    state = (old * _PCG_MULT + _PCG_INC) & 0xFFFFFFFFFFFFFFFF
-                    x = (((old >> 18) ^ old) >> 27) & 0xFFFFFFFF
-                    rot = old >> 59
-                    r = ((x >> rot) | (x << ((-rot) & 31))) & 0xFFFFFFFF
-                    if r >= threshold:
-                        break
-                r %= n
-            values[pc] = v = fs[r]
-            if also is not None:
-                also[pc] = v
-    finally:
-        rng.state = state
-
-
 def _shuffled(rng, xs):
     out = list(xs)
     rng.shuffle(out)
     return out
+
+
+def _roll(rng, pcs, faces, values):
+    """`roll`: each piece of `pcs` in order gets one of its faces, values[pc] =
+    faces[pc][rng.below(len(faces[pc]))], the Rng's draws written out (Rng.below) for the
+    engine's own generator. A piece without faces raises TypeError (as len(None))."""
+    if type(rng) is not _Rng:
+        for pc in pcs:
+            fs = faces[pc]
+            values[pc] = fs[rng.below(len(fs))]
+        return
+    state = rng.state
+    last = _roll  # no die's faces: the first die sets n
+    try:
+        for pc in pcs:
+            fs = faces[pc]
+            if fs is not last:  # dice of one kind share their faces' tuple
+                last = fs
+                n = len(fs)
+                threshold = 4294967296 % n if n > 0 else 0  # = ((1 << 32) - n) % n
+            if n <= 1:  # Rng.below: no draw for one face, an error for none
+                if n <= 0:
+                    raise ValueError("below() needs a positive bound")
+                values[pc] = fs[0]
+                continue
+            while True:  # next32: x << (32 - rot) masks to what x << (-rot & 31) gives
+                old = state
+                state = (old * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+                x = ((old >> 18 ^ old) >> 27) & 0xFFFFFFFF
+                rot = old >> 59
+                r = (x >> rot | x << (32 - rot)) & 0xFFFFFFFF
+                if r >= threshold:
+                    break
+            values[pc] = fs[r % n]
+    finally:
+        rng.state = state
 
 
 def _hand_rank(cards, table, values, colours):
@@ -159,11 +157,15 @@ def _clamp(x, lo, hi):
     return max(lo, min(hi, x))
 
 
+_INT = frozenset((int,))
+
+
 def _values_rank(values, table):
     """hand_rank of plain numbers (no suits), as builtins.poker._hand reads them."""
-    for v in values:
-        if type(v) is not int:
-            raise TypeError(f"hand_rank: {v!r} is not a whole number")
+    if not _INT.issuperset(map(type, values)):  # every value a whole number: one test in C
+        for v in values:
+            if type(v) is not int:
+                raise TypeError(f"hand_rank: {v!r} is not a whole number")
     return _poker_evaluate(values, [None] * len(values), table)[1]
 
 
@@ -191,6 +193,11 @@ def _piece_options(cands, who, ps):
         options = _open_options(cands, who, ps)
         if options is not None:
             return options
+    return _looked_options(cands, who, ps)
+
+
+def _looked_options(cands, who, ps):
+    """_piece_options by each candidate's look, whatever zones the candidates lie in."""
     loc, zi, face, seen, up0, singular, hkey, vkey, dyn = ps
     options, keys = [], set()
     last = None
@@ -214,6 +221,22 @@ def _piece_options(cands, who, ps):
     return options
 
 
+def _look_options(cands, who, ps, plain):
+    """The options of a choice among pieces in one call: _plain_options where the first
+    candidate may be plain or alone of its kind, else (a die, say: _plain_options would refuse
+    at once) or where it refuses, _piece_options. Both answer the same options where
+    _plain_options answers, so which one answers changes only the time."""
+    if not cands:
+        return []
+    v = cands[0]
+    if plain[v] is not None or ps[5][v]:
+        options = _plain_options(cands, who, ps, plain)
+        if options is not None:
+            return options
+    options = _open_options(cands, who, ps)
+    return _looked_options(cands, who, ps) if options is None else options
+
+
 def _open_options(cands, who, ps):
     """The options when every candidate lies in one zone that shows `who` all its pieces,
     whatever their faces (options.open_zone / open_lookalikes); None otherwise."""
@@ -231,13 +254,14 @@ def _open_options(cands, who, ps):
             key = v
         else:  # one changing attribute (a die's value) as itself: pieces with equal vkey have the same
             ds = dyn[v]
-            if not ds:  # no changing attribute: _dyn_look's (), without the call
-                x = ()
-            else:
-                x = ds[0][v] if len(ds) == 1 else None
+            if len(ds) == 1:
+                x = ds[0][v]
                 if x is None or type(x) is list or type(x) is dict:
                     x = _dyn_look(ds, v)
-            key = (vkey[v], face[v], x, seen[v] if seen is not None else None)
+            else:  # none: _dyn_look's (), without the call
+                x = _dyn_look(ds, v) if ds else ()
+            # who has seen it: a fourth part where that is kept (one shape of key per call)
+            key = (vkey[v], face[v], x) if seen is None else (vkey[v], face[v], x, seen[v])
         if key not in keys:
             keys.add(key)
             options.append(v)
@@ -272,12 +296,13 @@ def _simultaneous(block, players, agents, history):
     if len({w[0] for w in waiting}) < len(waiting):
         raise RuntimeError("two blocks of a simultaneous statement wait for one player")
     waiting.sort(key=_chooser)
-    while waiting:
+    append = history.append
+    while len(waiting) > 1:
         done = False
         for w in waiting:
             who = w[0]
             i = agents[who](w[1])
-            history.append([who, i])
+            append([who, i])
             try:
                 nxt, w[1] = w[2].send(i)
             except StopIteration:
@@ -288,6 +313,18 @@ def _simultaneous(block, players, agents, history):
                 raise RuntimeError("a simultaneous block asks another player")
         if done:
             waiting = [w for w in waiting if w[0] is not None]
+    if waiting:  # one block left: its decisions one after the other, as the rounds would ask them
+        who, options, g = waiting[0]
+        agent = agents[who]
+        while True:
+            i = agent(options)
+            append([who, i])
+            try:
+                nxt, options = g.send(i)
+            except StopIteration:
+                return
+            if nxt != who:
+                raise RuntimeError("a simultaneous block asks another player")
 
 
 def _chooser(w):
@@ -468,12 +505,7 @@ def _plain_options(cands, who, ps, plain):
                     k = v
                 else:  # a plain piece face up: its item's key (negative: never a piece's number)
                     k = plain[v]
-                    if k is None:  # a changing attribute: shown (the second pass's None), or not
-                        f = face[v]
-                        if up0[v] if f is None else f:
-                            return None
-                        break
-                    if face[v] is not None or not up0[v]:
+                    if k is None or face[v] is not None or not up0[v]:
                         break
                     k = -1 - k
                 if k not in keys:

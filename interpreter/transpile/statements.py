@@ -49,9 +49,37 @@ class StatementWriter(WriterBase):
         self.emit(depth, "raise _GameEnds")
 
     def s_Let(self, n, env, depth, chooser):
-        value = self.expr(n.value, env)
+        value = self.expr(*self.args_bound(n.value, env, depth))
         env[n.name] = name = self.fresh(n.name)
         self.emit(depth, f"{name} = {value}")
+
+    def args_bound(self, node: ast.Node, env: dict, depth: int) -> tuple[ast.Node, dict]:
+        """`let x = f(args)`, f a rule-file function and some argument computed: each such
+        argument into a local first, in order (as a call computes its arguments before the
+        body), so that f is written inline instead of as a nested function called here.
+        Answers the node and the names to write it with."""
+        fn = self.d.functions.get(node.func.id) if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                                                   and node.func.id not in env) else None
+        if (fn is None or fn.proc is not None or node.kwargs or node.func.id not in self.L.fn_nodes
+                or len(node.args) != len(fn.params)):
+            return node, env
+        mark = len(self.lines)
+        codes = [self.expr(arg, env) for arg in node.args]
+        if all(is_simple(code) for code in codes):
+            del self.lines[mark:]  # written again with the call (nothing written twice)
+            return node, env
+        inner, args = dict(env), []
+        for i, (arg, code) in enumerate(zip(node.args, codes)):
+            if is_simple(code):
+                args.append(arg)
+                continue
+            local = self.fresh("a")
+            self.emit(depth, f"{local} = {code}")
+            if hasattr(self, "bind_kind"):
+                self.bind_kind(local, self.kind(arg, env), arg)
+            inner[f"\x00arg{i}"] = local
+            args.append(ast.Name(arg.pos, f"\x00arg{i}"))
+        return ast.Call(node.pos, node.func, args, node.kwargs), inner
 
     def s_Assign(self, n, env, depth, chooser):
         if n.op not in ("=", "+=", "-=", "*="):

@@ -89,6 +89,8 @@ _BODIES = (ast.If, ast.While, ast.For, ast.Repeat, ast.Simultaneous)
 class StepperWriter(ProgramWriter):
     """The resumable program of one rule file for `n` players (see the module's docstring)."""
 
+    memo_windows = False  # its blocks are cut at decisions (memo.py's windows assume one run)
+
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.sites = 0  # decision sites written so far (their ids are 1..sites)

@@ -200,7 +200,7 @@ def test_functions_with_a_statement_body_in_expressions(tmp_path, players):
     path = write(tmp_path, BODIES)
     assert same_games(path, players, {}, range(20)) == []
     source = transpile(path, players)
-    assert "def p_steps(" in source and "def p_mine(" in source and "_plain_options(" in source
+    assert "def p_steps(" in source and "def p_mine(" in source and "_look_options(" in source
 
 
 def test_a_function_body_that_changes_the_state_in_an_expression(tmp_path):

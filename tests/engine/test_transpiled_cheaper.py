@@ -224,30 +224,20 @@ def test_plain_options_of_hidden_and_face_down_pieces_are_the_piece_options(tmp_
             assert _plain_options(cands, who, ps, plain) == _piece_options(cands, who, ps)
 
 
-def test_roll_draws_as_rng_below_piece_by_piece():
-    """runtime._roll (a `roll` in one call) gives every die the value and leaves the Rng in the
-    state a loop of Rng.below calls would, faces of one or of many; a piece without faces raises
-    TypeError there with the Rng where the loop leaves it; another generator is asked below()."""
-    import random
 
+def test_roll_leaves_the_rng_as_below_would_and_asks_another_generator():
+    """runtime._roll (test_transpiled_memo.py checks its draws): a piece without faces midway
+    raises TypeError with the Rng where a loop of Rng.below calls leaves it (the dice before it
+    rolled); a generator of another type is asked below() once per die."""
     from interpreter.rng import Rng
     from interpreter.transpile.runtime import _roll
 
-    rnd = random.Random(3)
-    faces = [tuple(range(rnd.randrange(1, 9))) for _ in range(12)] + [None]
-    for seed in range(200):
-        pcs = [rnd.randrange(12) for _ in range(rnd.randrange(0, 7))]
-        expected, rng = [None] * 13, Rng(seed)
-        for pc in pcs:
-            expected[pc] = faces[pc][rng.below(len(faces[pc]))]
-        values, also, mine = [None] * 13, [None] * 13, Rng(seed)
-        _roll(mine, pcs, faces, values, also)
-        assert values == expected and also == expected and mine.state == rng.state
-    rng, mine = Rng(5), Rng(5)
+    faces = [tuple(range(6))] * 12 + [None]
+    rng, mine, values = Rng(5), Rng(5), [None] * 13
     rng.below(6)
     with pytest.raises(TypeError):
-        _roll(mine, [0, 12, 1], [tuple(range(6))] * 12 + [None], [None] * 13)
-    assert mine.state == rng.state
+        _roll(mine, [0, 12, 1], faces, values)
+    assert mine.state == rng.state and values[0] is not None and values[1] is None
 
     class Counting(Rng):
         calls = 0
@@ -256,21 +246,5 @@ def test_roll_draws_as_rng_below_piece_by_piece():
             Counting.calls += 1
             return n - 1
     values = [None] * 13
-    _roll(Counting(1), [0, 1], faces, values)
-    assert Counting.calls == 2 and values[:2] == [faces[0][-1], faces[1][-1]]
-
-
-def test_argmax_keys_is_argmax():
-    """argmax over a name is written as `_argmax_keys(xs, [key for x in xs])`: the same answer
-    as runtime._argmax, and written so for a rule file's argmax over the players."""
-    import random
-
-    from interpreter.transpile.runtime import _argmax, _argmax_keys
-
-    rnd = random.Random(1)
-    for _ in range(300):
-        xs = [rnd.randrange(9) for _ in range(rnd.randrange(0, 6))]
-        key = (lambda x: x % 3) if rnd.random() < 0.5 else (lambda x: -x)
-        assert _argmax_keys(xs, [key(x) for x in xs]) == _argmax(xs, key)
-    source = transpile(Path(__file__).resolve().parents[2] / "rules/dice_town/game.yaml", 3)
-    assert "_argmax_keys(_PLAYERS, [" in source and "_roll(rng, " in source
+    _roll(Counting(1), [0, 1, 2], faces, values)
+    assert Counting.calls == 3 and values[:3] == [5, 5, 5]

@@ -156,16 +156,16 @@ def test_each_part_of_a_look_matters(tmp_path):
     path = write(tmp_path, LOOKS)
     source = transpile(path, 2)
     assert _namespace_runs(path, 2, source, program.namespace()) == 0
-    no_grouping = program.namespace() | {"_piece_options": lambda c, who, ps: list(dict.fromkeys(c))}
+    no_grouping = program.namespace() | {"_look_options": lambda c, who, ps, plain: list(dict.fromkeys(c))}
     assert _namespace_runs(path, 2, source, no_grouping) > 0
 
-    def unseen(c, who, ps):
-        return runtime._piece_options(c, who, ps[:3] + (None,) + ps[4:])
-    assert _namespace_runs(path, 2, source, program.namespace() | {"_piece_options": unseen}) > 0
+    def unseen(c, who, ps, plain):
+        return runtime._look_options(c, who, ps[:3] + (None,) + ps[4:], plain)
+    assert _namespace_runs(path, 2, source, program.namespace() | {"_look_options": unseen}) > 0
 
-    def faceless(c, who, ps):
-        return runtime._piece_options(c, who, ps[:2] + ([None] * len(ps[2]),) + ps[3:])
-    assert _namespace_runs(path, 2, source, program.namespace() | {"_piece_options": faceless}) > 0
+    def faceless(c, who, ps, plain):
+        return runtime._look_options(c, who, ps[:2] + ([None] * len(ps[2]),) + ps[3:], plain)
+    assert _namespace_runs(path, 2, source, program.namespace() | {"_look_options": faceless}) > 0
     assert "(D_marked, )" in source
     assert _namespace_runs(path, 2, source.replace("(D_marked, )", "(M_marked, )"), program.namespace()) > 0
 
