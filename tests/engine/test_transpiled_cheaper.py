@@ -222,3 +222,29 @@ def test_plain_options_of_hidden_and_face_down_pieces_are_the_piece_options(tmp_
         cands = [m for z in purses + [pot] for m in z]
         for who in range(3):
             assert _plain_options(cands, who, ps, plain) == _piece_options(cands, who, ps)
+
+
+
+def test_roll_leaves_the_rng_as_below_would_and_asks_another_generator():
+    """runtime._roll (test_transpiled_memo.py checks its draws): a piece without faces midway
+    raises TypeError with the Rng where a loop of Rng.below calls leaves it (the dice before it
+    rolled); a generator of another type is asked below() once per die."""
+    from interpreter.rng import Rng
+    from interpreter.transpile.runtime import _roll
+
+    faces = [tuple(range(6))] * 12 + [None]
+    rng, mine, values = Rng(5), Rng(5), [None] * 13
+    rng.below(6)
+    with pytest.raises(TypeError):
+        _roll(mine, [0, 12, 1], faces, values)
+    assert mine.state == rng.state and values[0] is not None and values[1] is None
+
+    class Counting(Rng):
+        calls = 0
+
+        def below(self, n):
+            Counting.calls += 1
+            return n - 1
+    values = [None] * 13
+    _roll(Counting(1), [0, 1, 2], faces, values)
+    assert Counting.calls == 3 and values[:3] == [5, 5, 5]
