@@ -311,7 +311,7 @@ def _land_number(w: int, h: int, blocked: frozenset, pairs: list) -> int:
 def _grown_dead_groups(land: int, x0: int, y0: int, w: int, h: int, occ: int, blocked: frozenset,
                        pairs: list) -> list:
     """The dead groups of the w × h window at (x0, y0) holding the occupied cells `occ` (a mask
-    of the window), each grown by one step: kept by window and cells (a city's windows are asked
+    of the window), each grown by one step: kept by window and cells (a grid's windows are asked
     about for every tile and shape)."""
     key = (land, x0, y0, occ)
     out = _DEAD.get(key)
@@ -377,7 +377,7 @@ def _fillable_filter(out: list, shape: Any, g: frozenset, blocked: frozenset, pa
 
 
 _RECENT: list = []        # the last few (arguments, _placement_args of them): a rule asks about
-# one city with the same blocked cells and links for every tile
+# one grid with the same blocked cells and links for every tile
 _PARSED: dict = {}        # the same, by content: one number for the same arguments
 _SERIAL = itertools.count()
 _ANSWERS: dict = {}       # grid_placements by (its arguments' number, cells, shape, bounds, fillable)
@@ -432,7 +432,7 @@ def placements(g: Any, shape: tuple, max_width: Any = None, max_height: Any = No
     # a rule asks again for the same tile before the grid changes (the answer reads only which
     # cells are covered); when nothing fixes where pieces are (no blocked, included or linked
     # cells, a bounded box), the answer is that of the cells moved to the origin, moved back:
-    # a city built elsewhere asks the same question
+    # a grid built elsewhere asks the same question
     dx = dy = 0
     cells = frozenset(g)  # from the dict: its hashes are reused
     if cells and parsed[6] and max_width is not None and max_height is not None:

@@ -2,7 +2,7 @@
 still to come, in the order they come?
 
 Generic: games where a board must end up completely filled by pieces placed one at a time, each
-touching the pieces already there (polyomino cities, tile-laying puzzles). A shape is a list of
+touching the pieces already there (polyomino layouts, tile-laying puzzles). A shape is a list of
 cells relative to its anchor; it may be translated but not rotated (pieces keep their printed
 orientation). Pieces are listed in the order they arrive.
 
@@ -271,7 +271,7 @@ _MEMO: dict = {}          # answers by question: a rule asks the same one for se
 _MEMO_LIMIT = 20000
 _ANSWERS_LIMIT = 100000  # _MEMO's keys are small (_union_key)
 _AT: dict = {}            # (grid at the origin, question number, piece's cells) -> {anchor: answer}
-# for questions `anywhere`: the same city shape recurs across cities and games, and an anchor's
+# for questions `anywhere`: the same grid shape recurs across grids and games, and an anchor's
 # answer is then found without making the occupied cells
 _QUESTIONS: dict = {}     # the question's fixed part by content -> its _Question
 _BY_TEXT: dict = {}       # the same by the arguments' exact text (marshal): no parsing to find it

@@ -4,7 +4,7 @@ keeps its box, the empty cells next to it and its cells as a bit mask, brought u
 each placement); `gpos[piece]` is the dict a piece lies on (None off every grid). The placement
 and look-ahead builtins are the engine's own cores (builtins.grid.placements,
 builtins.tiling.completable_anchors), their answers kept here by the grid's mask (a program
-asks the same questions about the same city shapes over and over); placements without blocked,
+asks the same questions about the same grid shapes over and over); placements without blocked,
 linked or included cells are worked out here. The reads below are builtins.grid's over plain
 lists of attributes."""
 from __future__ import annotations

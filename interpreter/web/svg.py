@@ -1,5 +1,5 @@
 """Boards as SVG: graph boards and fixed grids from the rule file's layout, with the pieces a
-player sees on each node; sparse grid zones (cities, maps built during play) cell by cell.
+player sees on each node; sparse grid zones (maps built during play) cell by cell.
 
 Input is a TableLayout (rule data) and one player's view; output is SVG text, every string
 escaped. Nothing here reads a game state.
