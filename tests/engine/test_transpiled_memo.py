@@ -237,3 +237,19 @@ def test_values_rank_kept_answers_as_poker_evaluate():
         assert runtime._values_rank(values, table) == evaluate(values, [None] * len(values), table)[1]
     with pytest.raises(TypeError):
         runtime._values_rank([1, "x"], tables[0])
+
+
+def test_any_equal_of_an_inlined_parameter_with_a_constant_argument(tmp_path):
+    """`has_suit(p, s)` = `any(hand[p], c => c.suit == s)` called as `has_suit(player, "blue")`
+    is written as the constant's lookup loop; called with a computed suit it stays a generator;
+    both play the engine's games."""
+    text = KEPT.replace("  cost:\n", "  has_suit:\n    params: [p, s]\n"
+                        "    expr: 'any(hand[p], c => c.suit == s)'\n  cost:\n")
+    text = text.replace("        let c = cost(", "        if has_suit(player, \"red\") and not has_suit(player, first(shuffled([\"red\", \"blue\"]))):\n"
+                        "          points[player] += 4\n        let c = cost(")
+    path = write(tmp_path, text)
+    source = transpile(path, 2)
+    assert "('red' in map(A_suit.__getitem__, z_hand[" in source
+    assert re.search(r"any\(\(A_suit\[c_\d+\] == ", source)
+    for players in (2, 3):
+        assert differing(path, players, range(15)) == []
