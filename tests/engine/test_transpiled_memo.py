@@ -245,7 +245,8 @@ def test_any_equal_of_an_inlined_parameter_with_a_constant_argument(tmp_path):
     both play the engine's games."""
     text = KEPT.replace("  cost:\n", "  has_suit:\n    params: [p, s]\n"
                         "    expr: 'any(hand[p], c => c.suit == s)'\n  cost:\n")
-    text = text.replace("        let c = cost(", "        if has_suit(player, \"red\") and not has_suit(player, first(shuffled([\"red\", \"blue\"]))):\n"
+    chosen = 'first(shuffled(["red", "blue"]))'
+    text = text.replace("        let c = cost(", f'        if has_suit(player, "red") and not has_suit(player, {chosen}):\n'
                         "          points[player] += 4\n        let c = cost(")
     path = write(tmp_path, text)
     source = transpile(path, 2)
