@@ -127,14 +127,14 @@ def _open_block(state: Any, player: int) -> tuple | None:
     if all(author == player for author, _ in block):
         return None
     base = _game(state.game).new_game(state.n, state.options, state.seed, logging=False)
-    for author, index in state.history[:since]:
-        base.apply(author, index)
+    for author, index in state.history[:since]:  # the state's own decisions: unchecked is exact
+        base.apply_unchecked(author, index)
     replay = base.clone()
     steps = []
     for author, index in block:
         option = pending_for(replay, author).pending.options[index]
         steps.append((author, index, option in SENTINELS))
-        replay.apply(author, index)
+        replay.apply_unchecked(author, index)
     return base, steps
 
 

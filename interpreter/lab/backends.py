@@ -137,11 +137,17 @@ class ProcessBackend(Backend):
         if self.pool is None:
             return
         processes = list((getattr(self.pool, "_processes", None) or {}).values())
+        manager = getattr(self.pool, "_executor_manager_thread", None)
         self.pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:  # games can be long: do not wait for them
             process.terminate()
         for process in processes:
             process.join(timeout=5)
+        # let the pool's manager thread finish closing its wake-up pipe now: left running, it
+        # races concurrent.futures' exit hook, which then writes to the closed pipe and prints
+        # a traceback after a Ctrl-C (seen on a loaded machine)
+        if manager is not None:
+            manager.join(timeout=5)
 
 
 def _done(value: Any):

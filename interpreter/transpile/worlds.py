@@ -7,7 +7,8 @@ as stepper states, so that a playout runs at the generated program's speed:
 
 - `reach(m, S, player)`: the stepper at S's decision, once per decision: ``new(S.seed)`` and S's
   history replayed (each decision's seat checked; inside a simultaneous block reordered to the
-  stepper's order, `replayed`), then the seat, the options and the whole
+  stepper's order, `replayed`; from the kept state of a prefix of it: `replayed_from`), then the
+  seat, the options and the whole
   state (Rng, every zone in order, counters, plain variables: compare.state_difference on the
   stepper's export; the pieces' changing attributes) compared with S. None where they part (a
   state arranged by hand).
@@ -28,6 +29,7 @@ engine's resampling changes (`held_pieces`). The rewound worlds of an open simul
 from __future__ import annotations
 
 import random
+import weakref
 from typing import Any
 
 from ..resample import Resampler
@@ -101,8 +103,8 @@ def plays_the_engines(m: Stepper, entry: str, overlays: list, players: int, opti
 def reach(m: Stepper, S: Any, player: int | None) -> list | None:
     """The stepper state at S's decision for `player` (None: whichever of S's waiting players
     the stepper asks), or None if it is not the engine's."""
-    st = m.new(S.seed)
-    if not replayed(m, st, S.history):
+    st = replayed_from(m, S.seed, S.history)
+    if st is None:
         return None
     if m.over(st) or (player is not None and m.seat(st) != player):
         return None
@@ -111,6 +113,35 @@ def reach(m: Stepper, S: Any, player: int | None) -> list | None:
         return None
     if state_difference(S, m.export(st)) is not None or not same_attributes(m, S, st):
         return None
+    return st
+
+
+REACHED = 8  # replayed states kept per stepper (a game's decisions extend each other's histories)
+_reached: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Stepper -> [(seed, history, state)]
+
+
+def replayed_from(m: Stepper, seed: int, history: list) -> list | None:
+    """The stepper state of ``new(seed)`` with `history` replayed (`replayed`), or None where it
+    does not replay. Started from the kept state (the last REACHED ones) of the longest history
+    that is a prefix of this one: the stepper is deterministic and a history that replays
+    replays prefix by prefix (`replayed` takes each pick from within the prefix, the same picks
+    in the same order), so that is the same state as a replay from the start."""
+    kept = _reached.setdefault(m, [])
+    todo = [tuple(h) for h in history]
+    best = None
+    for entry in kept:
+        if entry[0] == seed and len(entry[1]) <= len(todo) and (best is None or len(entry[1]) > len(best[1])) \
+                and todo[:len(entry[1])] == entry[1]:
+            best = entry
+    st = m.new(seed) if best is None else m.clone(best[2])
+    if not replayed(m, st, todo[0 if best is None else len(best[1]):]):
+        return None
+    if best is not None:  # the last used kept last
+        kept.remove(best)
+        if len(best[1]) < len(todo):
+            kept.append(best)
+    kept.append((seed, todo, m.clone(st)))  # a copy without its generator: only ever cloned
+    del kept[:-REACHED]
     return st
 
 

@@ -187,3 +187,21 @@ def test_real_games_rewound_worlds_and_mcts_are_the_engines(name, players):
         made += same_rewound_worlds_and_playouts(S, player, 2)
         on_stepper += same_mcts(S, player, k, 8)
     assert made >= 2 and on_stepper >= 8 * (len(positions) - 1)
+
+
+@pytest.mark.parametrize("name,players", [("dogs_day/game", 4), ("dice_town/game", 3)])
+def test_open_block_start_replayed_unchecked_is_the_checked_replay(name, players):
+    """_open_block replays the state's own history unchecked: the block's start is the one a
+    checked replay makes (whole state, waiting decisions) and its steps are the block's."""
+    game = Game.load(ROOT / "rules" / f"{name}.yaml")
+    positions = block_positions(game, players, {}, 3)
+    assert positions
+    for S, player in positions:
+        base, steps = _open_block(S, player)
+        since = len(S.history) - len(steps)
+        checked = game.new_game(S.n, S.options, S.seed, logging=False)
+        for author, index in S.history[:since]:
+            checked.apply(author, index)
+        assert checked.to_json() == base.to_json()  # every zone, counter, variable, thread and the Rng
+        assert [(a, i) for a, i, _ in steps] == [tuple(h) for h in S.history[since:]]
+        assert all(checked.option_labels(p) == base.option_labels(p) for p in checked.current_players())

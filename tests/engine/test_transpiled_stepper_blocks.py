@@ -19,7 +19,7 @@ from interpreter.threads import waiting
 from interpreter.transpile.compare import agent_seed, state_difference
 from interpreter.transpile.rulefile import RuleFile
 from interpreter.transpile.stepper import load_stepper
-from interpreter.transpile.worlds import StepperWorlds, reach, replayed
+from interpreter.transpile.worlds import _reached, StepperWorlds, reach, replayed, replayed_from
 
 ROOT = Path(__file__).resolve().parents[2]
 DICE_TOWN = ROOT / "rules" / "dice_town" / "game.yaml"
@@ -179,3 +179,32 @@ def test_mcts_picks_the_engines_moves_with_the_engines_statistics(path, players,
         assert engine.iterations_done == ours.iterations_done and ours.replayed == 0
         on_stepper += ours.on_stepper
     assert reached >= 2 and on_stepper >= 40
+
+
+@pytest.mark.parametrize("path,players", [(DOGS_DAY, 4), (DICE_TOWN, 3), ("several", 3)])
+def test_a_history_replayed_from_a_kept_prefix_is_the_replay_from_the_start(tmp_path, path, players):
+    """replayed_from starts from the kept state of a prefix of the history (the previous
+    decisions of the same game, driven pass by pass, so reordered inside blocks): the same
+    state, seat and options as a replay from new(seed), and it plays on the same."""
+    path = written(tmp_path, SEVERAL_IN_BLOCK) if path == "several" else path
+    game, m = Game.load(path), load_stepper(path, players)
+    for seed in range(3):
+        rng = random.Random(seed)
+        S = game.new_game(players, game.resolve_options({}), seed, logging=False)
+        while not S.over:
+            for p in S.current_players():
+                st, fresh = replayed_from(m, seed, S.history), m.new(seed)
+                assert (st is not None) == replayed(m, fresh, S.history)  # None where it does not replay
+                i = rng.randrange(S.option_count(p))
+                S.apply(p, i)
+                if st is None:
+                    break
+                assert m.export(st) == m.export(fresh) and m.history(st) == m.history(fresh)
+                assert (m.seat(st), m.options(st)) == (m.seat(fresh), m.options(fresh))
+                if i < len(m.options(st)) and not m.over(st):
+                    m.apply(st, i)
+                    m.apply(fresh, i)
+                    assert m.export(st) == m.export(fresh)
+                if S.over:
+                    break
+    assert len(_reached[m]) > 1  # states were kept (and so started from)
