@@ -7,6 +7,9 @@ import re
 from .. import ast
 from .base import WriterBase, is_simple
 
+# a constant as the generator writes it: a text without quotes inside, a whole number, a flag, none
+_LITERAL = re.compile(r"'[^'\\]*'|-?\d+|None|True|False")
+
 
 class ExpressionWriter(WriterBase):
     def is_zone(self, node: ast.Node, env: dict) -> bool:
@@ -120,16 +123,24 @@ class ExpressionWriter(WriterBase):
 
     def any_equal(self, args: list, env: dict) -> str | None:
         """`any(xs, x => T[x] == c)`, where x's side is one lookup by x in a list or map T and c
-        a constant (a text, a whole number, true/false, none), as `c in map(T.__getitem__, xs)`:
+        a constant (a text, a whole number, true/false, none; also an inlined function's parameter
+        whose argument is one: `has(e)` with `any(xs, x => x.k == e)` called as `has("a")`), as
+        `c in map(T.__getitem__, xs)`:
         the same comparisons (element == c, each element in order, stopping at the first equal)
         in one loop in C instead of a generator's steps. None when `any` is not of that form."""
         lam = args[1]
-        if not (isinstance(lam, ast.Lambda) and isinstance(lam.body, ast.Compare) and lam.body.op == "=="
-                and isinstance(lam.body.right, ast.Const)
-                and type(lam.body.right.value) in (str, int, bool, type(None))):
+        if not (isinstance(lam, ast.Lambda) and isinstance(lam.body, ast.Compare) and lam.body.op == "=="):
+            return None
+        right = lam.body.right
+        if isinstance(right, ast.Const) and type(right.value) in (str, int, bool, type(None)):
+            const = self.expr(right, env)
+        elif isinstance(right, ast.Name) and right.id in env and right.id != lam.param:
+            const = env[right.id]  # an inlined function's parameter: a constant argument only
+            if not _LITERAL.fullmatch(const):
+                return None
+        else:
             return None
         var, body = self.lam(lam, env)
-        const = self.expr(lam.body.right, env)
         looked = re.fullmatch(rf"\(([A-Za-z_]\w*)\[{re.escape(var)}\] == (.+)\)", body)
         if looked is None or looked.group(2) != const or not is_simple(const):
             return None

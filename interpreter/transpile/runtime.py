@@ -160,13 +160,28 @@ def _clamp(x, lo, hi):
 _INT = frozenset((int,))
 
 
+_VALUE_RANKS: dict = {}  # (id(table), sorted values) -> (table, the rank key as a tuple)
+
+
 def _values_rank(values, table):
-    """hand_rank of plain numbers (no suits), as builtins.poker._hand reads them."""
+    """hand_rank of plain numbers (no suits), as builtins.poker._hand reads them. The answer
+    depends on the table and the sorted values only (no suits: one suit, or none when there
+    are no values), so it is kept here by them: one dict look-up instead of poker.evaluate's
+    table look-up, suit set and answer look-up. A fresh list each time, as evaluate gives."""
     if not _INT.issuperset(map(type, values)):  # every value a whole number: one test in C
         for v in values:
             if type(v) is not int:
                 raise TypeError(f"hand_rank: {v!r} is not a whole number")
-    return _poker_evaluate(values, [None] * len(values), table)[1]
+    hand = (id(table), tuple(sorted(values)))
+    hit = _VALUE_RANKS.get(hand)
+    if hit is None or hit[0] is not table:
+        if len(_VALUE_RANKS) >= _VALUE_RANKS_LIMIT:
+            _VALUE_RANKS.clear()
+        hit = _VALUE_RANKS[hand] = (table, tuple(_poker_evaluate(values, [None] * len(values), table)[1]))
+    return list(hit[1])
+
+
+_VALUE_RANKS_LIMIT = 50000
 
 
 def _seen_by(before, players):

@@ -218,3 +218,39 @@ def test_look_options_answers_as_piece_options():
         cands = r.sample(range(n), r.randrange(0, 6)) if r.random() < 0.5 else list(r.choice(zones))
         who = r.randrange(2)
         assert runtime._look_options(cands, who, ps, plain) == runtime._piece_options(cands, who, ps)
+
+
+def test_values_rank_kept_answers_as_poker_evaluate():
+    """_values_rank keeps its answers by table and sorted values: the same rank keys as
+    poker.evaluate with no suits, for two tables in turn, a fresh list each time."""
+    from interpreter.builtins.poker import evaluate
+    tables = [[{"id": "four", "groups": [4]}, {"id": "full", "groups": [3, 2]}, {"id": "run", "straight": 5},
+               {"id": "pair", "groups": [2]}],
+              [{"id": "three", "groups": [3]}, {"id": "top", "tiebreak": "top"}]]
+    r = random.Random(7)
+    for _ in range(600):
+        table = r.choice(tables)
+        values = [r.randrange(1, 8) for _ in range(r.randrange(table is tables[1], 6))]
+        got = runtime._values_rank(values, table)
+        assert got == evaluate(values, [None] * len(values), table)[1]
+        got.append("changed")  # the caller's own list: the kept answer does not change
+        assert runtime._values_rank(values, table) == evaluate(values, [None] * len(values), table)[1]
+    with pytest.raises(TypeError):
+        runtime._values_rank([1, "x"], tables[0])
+
+
+def test_any_equal_of_an_inlined_parameter_with_a_constant_argument(tmp_path):
+    """`has_suit(p, s)` = `any(hand[p], c => c.suit == s)` called as `has_suit(player, "blue")`
+    is written as the constant's lookup loop; called with a computed suit it stays a generator;
+    both play the engine's games."""
+    text = KEPT.replace("  cost:\n", "  has_suit:\n    params: [p, s]\n"
+                        "    expr: 'any(hand[p], c => c.suit == s)'\n  cost:\n")
+    chosen = 'first(shuffled(["red", "blue"]))'
+    text = text.replace("        let c = cost(", f'        if has_suit(player, "red") and not has_suit(player, {chosen}):\n'
+                        "          points[player] += 4\n        let c = cost(")
+    path = write(tmp_path, text)
+    source = transpile(path, 2)
+    assert "('red' in map(A_suit.__getitem__, z_hand[" in source
+    assert re.search(r"any\(\(A_suit\[c_\d+\] == ", source)
+    for players in (2, 3):
+        assert differing(path, players, range(15)) == []
