@@ -73,3 +73,38 @@ class Rng:
 
     def choice(self, items: list):
         return items[self.below(len(items))]
+
+    def choice_each(self, keys, sequences, out) -> None:
+        """out[k] = self.choice(sequences[k]) for each k of `keys` in order, the draws written
+        out in one loop. A key without a sequence raises TypeError (as len(None)) with the
+        generator where the calls before it left it."""
+        if type(self) is not Rng:  # a generator that draws differently (adapters/chance.py)
+            for k in keys:
+                seq = sequences[k]
+                out[k] = seq[self.below(len(seq))]
+            return
+        state = self.state
+        last: object = self  # no sequence yet (keys of one kind often share one: n and threshold kept)
+        try:
+            for k in keys:
+                seq = sequences[k]
+                if seq is not last:
+                    last = seq
+                    n = len(seq)
+                    threshold = 4294967296 % n if n > 0 else 0  # = ((1 << 32) - n) % n
+                if n <= 1:  # below: no draw for one item, an error for none
+                    if n <= 0:
+                        raise ValueError("below() needs a positive bound")
+                    out[k] = seq[0]
+                    continue
+                while True:  # next32, inlined (as in shuffle)
+                    old = state
+                    state = (old * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+                    x = ((old >> 18 ^ old) >> 27) & 0xFFFFFFFF
+                    rot = old >> 59
+                    r = (x >> rot | x << (32 - rot)) & 0xFFFFFFFF
+                    if r >= threshold:
+                        break
+                out[k] = seq[r % n]
+        finally:
+            self.state = state

@@ -96,38 +96,8 @@ def _shuffled(rng, xs):
 
 def _roll(rng, pcs, faces, values):
     """`roll`: each piece of `pcs` in order gets one of its faces, values[pc] =
-    faces[pc][rng.below(len(faces[pc]))], the Rng's draws written out (Rng.below) for the
-    engine's own generator. A piece without faces raises TypeError (as len(None))."""
-    if type(rng) is not _Rng:
-        for pc in pcs:
-            fs = faces[pc]
-            values[pc] = fs[rng.below(len(fs))]
-        return
-    state = rng.state
-    last = _roll  # no die's faces: the first die sets n
-    try:
-        for pc in pcs:
-            fs = faces[pc]
-            if fs is not last:  # dice of one kind share their faces' tuple
-                last = fs
-                n = len(fs)
-                threshold = 4294967296 % n if n > 0 else 0  # = ((1 << 32) - n) % n
-            if n <= 1:  # Rng.below: no draw for one face, an error for none
-                if n <= 0:
-                    raise ValueError("below() needs a positive bound")
-                values[pc] = fs[0]
-                continue
-            while True:  # next32: x << (32 - rot) masks to what x << (-rot & 31) gives
-                old = state
-                state = (old * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
-                x = ((old >> 18 ^ old) >> 27) & 0xFFFFFFFF
-                rot = old >> 59
-                r = (x >> rot | x << (32 - rot)) & 0xFFFFFFFF
-                if r >= threshold:
-                    break
-            values[pc] = fs[r % n]
-    finally:
-        rng.state = state
+    faces[pc][rng.below(len(faces[pc]))] (Rng.choice_each: the draws in one call)."""
+    rng.choice_each(pcs, faces, values)
 
 
 def _hand_rank(cards, table, values, colours):
