@@ -21,6 +21,13 @@ def write_game(tmp_path: Path, body: str, name: str = "game.yaml", base: bool = 
     return path
 
 
+def write_valid(tmp_path: Path, body: str) -> Path:
+    """write_game, checked to load (a test's rule file must be valid before it is played)."""
+    path = write_game(tmp_path, body)
+    Game.load(path)
+    return path
+
+
 def load(tmp_path: Path, body: str, **kw) -> Game:
     return Game.load(write_game(tmp_path, body, **kw))
 

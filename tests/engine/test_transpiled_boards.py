@@ -6,14 +6,13 @@ attributes), functions with a statement body called in expressions (and what the
 `sort`/`keys`/`append`/`awards_by_place`, zones passed to procedures, and what is refused."""
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
 
-from interpreter.game import Game
 from interpreter.transpile import Unsupported, transpile
 from interpreter.transpile.compare import differing_seeds
+from .helpers import write_valid as write
 
 ROOT = Path(__file__).resolve().parents[2]
 CHICAGO_DRY = ROOT / "rules" / "chicago_dry" / "game.yaml"
@@ -40,14 +39,6 @@ def test_the_generated_program_plays_the_engines_games(players, options, variant
 @pytest.mark.parametrize("players,options,variants", CONFIGS, ids=IDS)
 def test_the_generated_program_plays_the_engines_games_long(players, options, variants):
     assert same_games(CHICAGO_DRY, players, options, range(200), variants) == []
-
-
-def write(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "game.yaml"
-    path.write_text("game: {id: t, name: T, players: {min: 2, max: 4}}\n" + textwrap.dedent(text),
-                    encoding="utf-8")
-    Game.load(path)  # a valid rule file
-    return path
 
 
 # A ring of five places; each edge has a colour, closed by a variable; a marker per player walks

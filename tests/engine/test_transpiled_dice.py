@@ -5,7 +5,6 @@ looks of pieces in choices (faces, reveals, attributes), `return`, events, simul
 of several decisions, and what the generator refuses."""
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ import pytest
 from interpreter.game import Game
 from interpreter.transpile import RuleFile, Unsupported, load_program, transpile
 from interpreter.transpile.compare import engine_trace, fast_trace, first_difference
+from .helpers import write_valid as write
 
 ROOT = Path(__file__).resolve().parents[2]
 DICE_TOWN = ROOT / "rules" / "dice_town" / "game.yaml"
@@ -66,14 +66,6 @@ def test_liars_dice_games_differ_by_seed_and_use_the_dice():
     traces = [fast_trace(play, 2, seed) for seed in range(30)]
     assert len({str(t.returns) for t in traces}) > 1
     assert first_difference(engine_trace(game, 2, {"dice": 3}, 1), traces[2]) is not None
-
-
-def write(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "game.yaml"
-    path.write_text("game: {id: t, name: T, players: {min: 2, max: 4}}\n" + textwrap.dedent(text),
-                    encoding="utf-8")
-    Game.load(path)  # a valid rule file
-    return path
 
 
 # Dice of two faces, kept face down in a public tray (hidden), peeked at (seen); tokens whose

@@ -7,7 +7,6 @@ tuples and the list builtins (get, ranking, awards_by_place, pass_zones, concat,
 what the generator refuses."""
 from __future__ import annotations
 
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ import pytest
 from interpreter.game import Game
 from interpreter.transpile import Unsupported, transpile
 from interpreter.transpile.compare import differing_seeds
+from .helpers import write_valid as write
 
 ROOT = Path(__file__).resolve().parents[2]
 BTC = ROOT / "rules" / "between_two_cities" / "game.yaml"
@@ -42,14 +42,6 @@ def test_the_generated_program_plays_the_engines_games(path, players, options, v
 @pytest.mark.parametrize("path,players,options,variants", CONFIGS, ids=IDS)
 def test_the_generated_program_plays_the_engines_games_long(path, players, options, variants):
     assert differences(path, players, options, range(100), variants) == []
-
-
-def write(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "game.yaml"
-    path.write_text("game: {id: t, name: T, players: {min: 2, max: 4}}\n" + textwrap.dedent(text),
-                    encoding="utf-8")
-    Game.load(path)  # a valid rule file
-    return path
 
 
 def same(path: Path, players: int = 2, seeds: int = 15) -> None:
