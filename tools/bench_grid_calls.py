@@ -10,6 +10,7 @@ on how many games it has seen: give --games accordingly). Answers are checked eq
 
 Usage:
     python tools/bench_grid_calls.py --base /tmp/base rules/between_two_cities/game.yaml --players 3 --games 200
+    python tools/bench_grid_calls.py --base /tmp/base rules/between_two_cities/capitals.yaml --only grid_completable_anchors
 """
 from __future__ import annotations
 
@@ -113,8 +114,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--games", type=int, default=60)
     ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--only", choices=("grid_placements", "grid_completable_anchors"),
+                    help="replay the calls of this builtin alone")
     args = ap.parse_args(argv)
     calls = record(args.file, args.players, args.games)
+    if args.only:
+        calls = [call for call in calls if call[0] == args.only]
     states = [_State(cells, shape) for _, cells, _, _, shape in calls]
     base, new = load_pair(Path(args.base), "base"), load_pair(ROOT, "new")
     assert replay(base, calls, states)[1] == replay(new, calls, states)[1], "the answers differ"

@@ -380,6 +380,7 @@ def _answer_of(key: tuple | None, occupied: frozenset, more: list, question: _Qu
 
 
 def _keep(key: tuple, answer: bool) -> bool:
+    """The answer, kept in _MEMO by `key` (emptied when full)."""
     if len(_MEMO) >= _ANSWERS_LIMIT:
         _MEMO.clear()
     _MEMO[key] = answer
