@@ -36,30 +36,35 @@ def _shape(s: Any) -> tuple:
 class _Board(BitWindow):
     """One w × h window of the grid as bit masks, with the links between its cells."""
 
-    __slots__ = ()
+    __slots__ = ("linked",)
 
     def __init__(self, x0: int, y0: int, w: int, h: int, pairs: list):
         super().__init__(x0, y0, w, h)
-        links = []
+        links: list = []
         for p, q in pairs:
             a, b = self.bit(p), self.bit(q)
-            if a and b and a != b:
-                links.append((a, b))
+            if a and b and a != b and (a, b) not in links and (b, a) not in links:
+                links.append((a, b))    # each link once: the floods follow it both ways
         self.links = links
+        self.linked = 0                 # the cells with a link, as one mask
+        for a, b in links:
+            self.linked |= a | b
 
     def rings(self, sources: int, free: int) -> list:
         """The free cells 1, 2, 3, … steps from the sources through free cells, as masks."""
         out = []
         seen = frontier = sources
-        w, full, not_col0, not_last, links = self.w, self.full, self.not_col0, self.not_last, self.links
+        w, full, not_col0, not_last, links, linked = (self.w, self.full, self.not_col0, self.not_last, self.links,
+                                                      self.linked)
         while True:  # expand(), inlined: the look-ahead's hot loop
             r = frontier
             frontier = ((r << 1) & not_col0) | ((r >> 1) & not_last) | ((r << w) & full) | (r >> w)
-            for a, b in links:
-                if r & a:
-                    frontier |= b
-                if r & b:
-                    frontier |= a
+            if r & linked:
+                for a, b in links:
+                    if r & a:
+                        frontier |= b
+                    if r & b:
+                        frontier |= a
             frontier &= free & ~seen
             if not frontier:
                 return out
@@ -70,15 +75,17 @@ class _Board(BitWindow):
         """Whether at least n free cells lie any number of steps from the sources through free
         cells (reach(), stopped as soon as so many are found)."""
         seen = frontier = sources
-        w, full, not_col0, not_last, links = self.w, self.full, self.not_col0, self.not_last, self.links
+        w, full, not_col0, not_last, links, linked = (self.w, self.full, self.not_col0, self.not_last, self.links,
+                                                      self.linked)
         while True:
             r = frontier
             frontier = ((r << 1) & not_col0) | ((r >> 1) & not_last) | ((r << w) & full) | (r >> w)
-            for a, b in links:
-                if r & a:
-                    frontier |= b
-                if r & b:
-                    frontier |= a
+            if r & linked:
+                for a, b in links:
+                    if r & a:
+                        frontier |= b
+                    if r & b:
+                        frontier |= a
             frontier &= free & ~seen
             if not frontier:
                 return False
