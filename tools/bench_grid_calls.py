@@ -10,8 +10,12 @@ on how many games it has seen: give --games accordingly). Answers are checked eq
 
 Usage:
     python tools/bench_grid_calls.py --base /tmp/base rules/between_two_cities/game.yaml --players 3 --games 200
-    python tools/bench_grid_calls.py --base /tmp/base rules/between_two_cities/capitals.yaml --only grid_completable_anchors
-    python tools/bench_grid_calls.py --base /tmp/base rules/between_two_cities/capitals.yaml --generated
+    python tools/bench_grid_calls.py --base /tmp/base $B/capitals.yaml --only grid_completable_anchors
+    python tools/bench_grid_calls.py --base /tmp/base $B/capitals.yaml --generated
+
+($B: rules/between_two_cities.) --generated: the questions the generated program puts to the
+look-ahead builtin (past its own memo: those a game asks for the first time) instead of the
+engine's calls.
 """
 from __future__ import annotations
 

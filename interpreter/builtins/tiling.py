@@ -103,9 +103,10 @@ class _Search:
     anchors (bitgrid.ShapeBits), so that the places at a cost are found by a few shifts.
 
     The search runs over `steps` (_Question.steps): one per possible shape of each larger piece,
-    in arrival order, as (shape, budget, alone, last): budget, the single pieces arriving before
-    the piece that may build a path to it; alone, the piece has only this shape (its place is
-    sure); last, the piece's last shape (after it, its places are taken for the later pieces).
+    in arrival order, as (the shape's ShapeBits, budget, alone, last): budget, the single pieces
+    arriving before the piece that may build a path to it; alone, the piece has only this shape
+    (its place is sure); last, the piece's last shape (after it, its places are taken for the
+    later pieces).
     The answer is whether some choice of places passes; the order places are tried in only
     decides how soon one is found."""
 
