@@ -32,6 +32,7 @@ import random
 import weakref
 from typing import Any
 
+from ..replays import KeptReplays
 from ..resample import Resampler, shuffle
 from ..threads import waiting
 from ..values import Piece
@@ -118,7 +119,7 @@ def reach(m: Stepper, S: Any, player: int | None) -> list | None:
 
 
 REACHED = 8  # replayed states kept per stepper (a game's decisions extend each other's histories)
-_reached: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Stepper -> [(seed, history, state)]
+_reached: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Stepper -> KeptReplays by seed
 
 
 def replayed_from(m: Stepper, seed: int, history: list) -> list | None:
@@ -132,26 +133,20 @@ def kept_replay(m: Stepper, seed: int, history: list) -> list | None:
     """The stepper state of ``new(seed)`` with `history` replayed (`replayed`), or None where it
     does not replay; kept (the last REACHED ones), so never to be changed: only cloned. Started
     from the kept state of the longest history that is a prefix of this one (the very state
-    where that is the whole history): the stepper is deterministic and a history that replays
-    replays prefix by prefix (`replayed` takes each pick from within the prefix, the same picks
-    in the same order), so that is the same state as a replay from the start."""
-    kept = _reached.setdefault(m, [])
+    where that is the whole history: replays.py): the stepper is deterministic and a history
+    that replays replays prefix by prefix (`replayed` takes each pick from within the prefix,
+    the same picks in the same order), so that is the same state as a replay from the start."""
+    kept = _reached.get(m)
+    if kept is None:
+        kept = _reached[m] = KeptReplays(REACHED)
     todo = [tuple(h) for h in history]
-    best = None
-    for entry in kept:
-        if entry[0] == seed and len(entry[1]) <= len(todo) and (best is None or len(entry[1]) > len(best[1])) \
-                and todo[:len(entry[1])] == entry[1]:
-            best = entry
-    if best is not None:  # the last used kept last
-        kept.remove(best)
-        kept.append(best)
-        if len(best[1]) == len(todo):
-            return best[2]
-    st = m.new(seed) if best is None else m.clone(best[2])
-    if not replayed(m, st, todo[0 if best is None else len(best[1]):]):
+    best = kept.longest_prefix(seed, todo)
+    if best is not None and best[0] == len(todo):
+        return best[1]
+    st = m.new(seed) if best is None else m.clone(best[1])
+    if not replayed(m, st, todo[0 if best is None else best[0]:]):
         return None
-    kept.append((seed, todo, st))
-    del kept[:-REACHED]
+    kept.keep(seed, todo, st)
     return st
 
 
