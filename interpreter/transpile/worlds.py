@@ -298,16 +298,22 @@ def _draw(slots: list, pieces: list, number: dict) -> tuple[list, list, list, bo
     zone, `loc`, changes with it). `number`: S's zone keys -> the stepper's zone numbers (None:
     a zone the stepper does not have; then None)."""
     runs: list = []
+    at = None  # the run being read: [zone key, start, stop, where it starts among the places]
     for k, (key, i, _) in enumerate(slots):
-        z = number[key]
-        if z is None:
+        if at is not None and at[2] == i and at[0] == key:
+            at[2] = i + 1
+            continue
+        if at is not None:
+            runs.append(at)
+        at = [key, i, i + 1, k]
+    if at is not None:
+        runs.append(at)
+    for run in runs:
+        run[0] = number[run[0]]
+        if run[0] is None:
             return None
-        if runs and runs[-1][0] == z and runs[-1][2] == i:
-            runs[-1][2] = i + 1
-        else:
-            runs.append([z, i, i + 1, k])
-    return [int(p) for p in pieces], [old for _, _, old in slots], [tuple(r) for r in runs], \
-        len({r[0] for r in runs}) > 1
+    return [int(p) for p in pieces], [old for _, _, old in slots], [tuple(run) for run in runs], \
+        len({run[0] for run in runs}) > 1
 
 
 class Parted(Exception):
