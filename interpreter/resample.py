@@ -126,13 +126,23 @@ def shuffle(rng: random.Random, x: list) -> None:
         rng.shuffle(x)
         return
     getrandbits = rng.getrandbits
-    for i in reversed(range(1, len(x))):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
+    for i, n, k in _shuffle_steps(len(x)):
+        j = getrandbits(k)  # Random._randbelow_with_getrandbits(n)
         while j >= n:
             j = getrandbits(k)
         x[i], x[j] = x[j], x[i]
+
+
+_STEPS: dict = {}  # a list's length -> its shuffle's steps
+
+
+def _shuffle_steps(size: int) -> list[tuple[int, int, int]]:
+    """Random.shuffle's steps for a list of `size`: (the place swapped, how many places it
+    draws among, the bits drawn for that: n.bit_length()) each, in its order."""
+    steps = _STEPS.get(size)
+    if steps is None:
+        steps = _STEPS[size] = [(i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, size))]
+    return steps
 
 
 def relabel(S: Any, mapping: Mapping) -> Any:
