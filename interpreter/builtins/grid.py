@@ -15,6 +15,7 @@ from ..errors import RuleRuntimeError
 from ..values import ZoneRef
 from . import builtin
 from .bitgrid import BitWindow
+from .grid_board import board_placements
 
 _ORTHO = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _ROW_MAJOR = itemgetter(1, 0)  # sort cells by row, then column
@@ -448,9 +449,28 @@ def placements(g: Any, shape: tuple, max_width: Any = None, max_height: Any = No
     return list(out)
 
 
+def _box_of(cells: list) -> tuple:
+    """(min x, min y, max x, max y) of cells (not none)."""
+    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
 def _placements(g: frozenset, shape: tuple, max_width: Any, max_height: Any, parsed: tuple,
                 fillable: Any) -> list:
-    """grid_placements' answer for the occupied cells g."""
+    """grid_placements' answer for the occupied cells g: on one bit board (grid_board) where it
+    applies, else cell by cell."""
+    if g and max_width is not None and max_height is not None:
+        base = list(g) + parsed[3]
+        out = board_placements(g, shape, max_width, max_height, parsed[0], parsed[2], _box_of(base), fillable,
+                               parsed[5])
+        if out is not None:
+            return out
+    return _cell_placements(g, shape, max_width, max_height, parsed, fillable)
+
+
+def _cell_placements(g: frozenset, shape: tuple, max_width: Any, max_height: Any, parsed: tuple,
+                     fillable: Any) -> list:
+    """grid_placements' answer for the occupied cells g, worked out cell by cell."""
     blocked_set, lmap, pairs, include_cells, start_cells = parsed[:5]
     base = list(g)
     if include_cells:

@@ -15,6 +15,7 @@ from ..builtins.grid import (_components as _grid_components_of, _link_map as _g
                              _adjacent as _grid_adjacent, grid_bbox as _grid_bbox_of, line_partition as _line_partition,
                              placements as _engine_placements, _bbox_fits as _grid_bbox_fits,
                              _fillable_filter, _placement_args, _extents as _shape_extents, _ROW_MAJOR)
+from ..builtins.grid_board import board_placements as _board_placements
 from ..builtins.majority import awards_by_place as _awards_of, ranking as _ranking_of
 from ..builtins.tiling import completable_anchors as _engine_completable_anchors
 from ..state import check_grid_bounds as _check_grid_bounds
@@ -49,6 +50,7 @@ def _copy_cells(g):
 
 
 _STRIDE = 64  # bits per row of a grid's mask
+_NONE = frozenset()
 _SHAPES_AT: dict = {}  # (mask, shape, w, h) -> the placements of the cells at the origin
 _SHAPES_AT_LIMIT = 50000
 _FIXED_AT: dict = {}  # placements by (mask, corner, shape, w, h, fillable, the other arguments' text)
@@ -187,9 +189,29 @@ def _mask_of(g):
 
 
 def _open_placements_of(g, shape, w, h, parsed=None, fillable=False):
-    """builtins.grid._placements worked out for a grid with pieces and a bounded box, from the
-    empty cells next to its pieces (g.front) and its box (g.box); `parsed`: the blocked cells,
-    link map, link pairs and included cells (grid._placement_args), None for none."""
+    """builtins.grid._placements worked out for a grid with pieces and a bounded box (g.box) on
+    one bit board (builtins.grid_board), else from the empty cells next to its pieces (g.front);
+    `parsed`: the blocked cells, link map, link pairs, included cells and the number naming
+    them (grid._placement_args), None for none."""
+    box = g.box
+    if box is None:
+        xs, ys = [c[0] for c in g], [c[1] for c in g]
+        box = g.box = [min(xs), min(ys), max(xs), max(ys)]
+    if parsed is None:
+        out = _board_placements(g, shape, w, h, _NONE, (), box, False)
+    else:
+        include = parsed[3]
+        if include:
+            xs, ys = [c[0] for c in include], [c[1] for c in include]
+            box = (min(box[0], min(xs)), min(box[1], min(ys)), max(box[2], max(xs)), max(box[3], max(ys)))
+        out = _board_placements(g, shape, w, h, parsed[0], parsed[2], box, fillable, parsed[5])
+    if out is not None:
+        return out
+    return _front_placements_of(g, shape, w, h, parsed, fillable)
+
+
+def _front_placements_of(g, shape, w, h, parsed, fillable):
+    """_open_placements_of cell by cell, from the empty cells next to the pieces (g.front)."""
     front = g.front
     if front is None:
         front = set()
@@ -197,11 +219,7 @@ def _open_placements_of(g, shape, w, h, parsed=None, fillable=False):
             front.update(((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)))
         front.difference_update(g)
         g.front = front
-    box = g.box
-    if box is None:
-        xs, ys = [c[0] for c in g], [c[1] for c in g]
-        box = g.box = [min(xs), min(ys), max(xs), max(ys)]
-    bx0, by0, bx1, by1 = box
+    bx0, by0, bx1, by1 = g.box
     blocked = ()
     if parsed is not None:
         blocked, lmap, pairs, include = parsed[:4]
