@@ -168,21 +168,33 @@ def grid_neighbor_values(S, zone, cell, attr, links=None):
 
 
 def _components(cells: set, lmap: dict) -> list:
-    seen: set = set()
+    """The connected groups of `cells` (orthogonal or through `lmap`'s links), each sorted, in
+    the order of their first cells: a group is gathered from its first cell, its cells taken
+    out of the cells still to visit as they are reached."""
+    left = set(cells)
     groups = []
     for start in sorted(cells):
-        if start in seen:
+        if start not in left:
             continue
-        seen.add(start)
-        stack, group = [start], []
+        left.discard(start)
+        stack, group = [start], [start]
         while stack:
             c = stack.pop()
-            group.append(c)
-            for n in _adjacent(c, lmap):
-                if n in cells and n not in seen:
-                    seen.add(n)
+            x, y = c
+            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if n in left:
+                    left.discard(n)
                     stack.append(n)
-        groups.append(sorted(group))
+                    group.append(n)
+            extra = lmap.get(c) if lmap else None
+            if extra:
+                for n in extra:
+                    if n in left:
+                        left.discard(n)
+                        stack.append(n)
+                        group.append(n)
+        group.sort()
+        groups.append(group)
     return groups
 
 

@@ -427,3 +427,24 @@ def test_placements_on_the_bit_board_are_those_worked_out_cell_by_cell():
     assert boarded > 7000
     assert board_placements({(0, 0)}, ((0, 0), (-1, 0)), 4, 4, frozenset(), [], (0, 0, 0, 0), False) is None
     assert board_placements({(0, 0), (4, 0)}, ((0, 0),), 4, 4, frozenset(), [], (0, 0, 4, 0), False) is None
+
+
+def test_components_are_the_groups_a_pairwise_union_finds():
+    """grid._components (each group gathered from its first cell): the groups of cells joined
+    orthogonally or by a link, found by merging every joined pair, each sorted, in the order
+    of their first cells; on 300 random sets of cells and links."""
+    rng = random.Random(5)
+    square = [(x, y) for x in range(-2, 5) for y in range(-2, 5)]
+    for _ in range(300):
+        cells = set(rng.sample(square, rng.randint(0, 20)))
+        links = [tuple(rng.sample(square, 2)) for _ in range(rng.randint(0, 3))]
+        lmap = grid._link_map(links)
+        group = {c: {c} for c in cells}
+        for a in cells:
+            for b in cells:
+                if (abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 or b in lmap.get(a, ())) and group[a] is not group[b]:
+                    merged = group[a] | group[b]
+                    for c in merged:
+                        group[c] = merged
+        want = sorted({id(g): sorted(g) for g in group.values()}.values())
+        assert grid._components(cells, lmap) == want

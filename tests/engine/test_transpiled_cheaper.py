@@ -248,3 +248,25 @@ def test_roll_leaves_the_rng_as_below_would_and_asks_another_generator():
     values = [None] * 13
     _roll(Counting(1), [0, 1, 2], faces, values)
     assert Counting.calls == 3 and values[:3] == [5, 5, 5]
+
+
+RANGES = LOOT + """
+let k = count(hand[player]) + 2
+for j in range(k):
+  hits += j
+hits += sum(range(1, k), j => j * 2) + count(range(k), j => j > 1)
+seen = concat([j for j in range(k) if j != 1], map(range(k), j => j + 1), filter(range(2, k), j => j > 2))
+"""
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_range_only_iterated_over_is_no_list(tmp_path, players):
+    """`range(…)` iterated by a for loop, a comprehension, sum/count/map/filter is Python's
+    range itself (expressions.iterated): no list made; the same games as the engine."""
+    path = write(tmp_path, loot=RANGES)
+    assert differing_seeds(path, players, None, range(20)) == []
+    source = transpile(path, players)
+    assert re.search(r"for j_\d+ in range\(k_\d+\):", source)
+    assert re.search(r"for j_\d+ in range\(1, k_\d+\)\]", source)
+    assert re.search(r"for j_\d+ in range\(2, k_\d+\) if", source)
+    assert "list(range(" not in source
