@@ -8,6 +8,7 @@ of cell pairs `[[a, b], …]` that count as adjacent although they are not ortho
 from __future__ import annotations
 
 import itertools
+import marshal
 from operator import itemgetter
 from typing import Any, Iterable
 
@@ -389,8 +390,8 @@ def _fillable_filter(out: list, shape: Any, g: frozenset, blocked: frozenset, pa
     return kept
 
 
-_RECENT: list = []        # the last few (arguments, _placement_args of them): a rule asks about
-# one grid with the same blocked cells and links for every tile
+_RECENT: list = []        # the last 8 (arguments, _placement_args of them): a rule asks about
+# one grid with the same blocked cells and links for every tile (a game has a few such grids)
 _PARSED: dict = {}        # the same, by content: one number for the same arguments
 _SERIAL = itertools.count()
 _ANSWERS: dict = {}       # grid_placements by (its arguments' number, cells, shape, bounds, fillable)
@@ -417,8 +418,11 @@ def _placement_args(blocked: Any, links: Any, include: Any, start: Any) -> tuple
         anywhere = not blocked_set and not lmap and not include_cells  # see grid_placements
         parsed = _PARSED[content] = (blocked_set, lmap, pairs, include_cells, start_cells, next(_SERIAL),
                                      anywhere)
-    _RECENT.insert(0, (args, parsed))
-    del _RECENT[4:]
+    try:  # kept as they are now (a list handed in may change later): a copy
+        _RECENT.insert(0, (marshal.loads(marshal.dumps(args)), parsed))
+    except ValueError:  # a value marshal cannot copy: not kept among the recent ones
+        return parsed
+    del _RECENT[8:]
     return parsed
 
 

@@ -132,7 +132,8 @@ def _off_grid(pc, gpos):
 
 def _placements(g, shape, w, h, blocked, links, include, start, fillable):
     """grid_placements (builtins.grid.placements) on a grid with pieces and a bounded box: kept
-    by the grid's mask, its corner and the other arguments (their marshal text); without
+    by the grid's mask, its corner and the number naming the other arguments
+    (grid._placement_args, which finds the same lists again at once); without
     blocked, linked or included cells the answer depends only on the cells moved to the origin
     (as builtins.grid.placements finds too) and is worked out here from the cells next to the
     pieces (g.front) and the box (g.box), as builtins.grid._placements does."""
@@ -140,18 +141,14 @@ def _placements(g, shape, w, h, blocked, links, include, start, fillable):
         return _engine_placements(g, shape, w, h, blocked, links, include, start, fillable)
     if not blocked and not links and not include:
         return _open_placements(g, shape, w, h)
-    try:
-        args = _marshal.dumps((blocked, links, include, start), 2)
-    except ValueError:  # a value marshal cannot write: asked as it is
-        return _engine_placements(g, shape, w, h, blocked, links, include, start, fillable)
+    parsed = _placement_args(blocked, links, include, start)
     mask, x0, y0 = _mask_of(g)
-    key = (mask, x0, y0, shape, w, h, bool(fillable), args)
+    key = (mask, x0, y0, shape, w, h, bool(fillable), parsed[5])
     out = _FIXED_AT.get(key)
     if out is None:
         if len(_FIXED_AT) >= _SHAPES_AT_LIMIT:
             _FIXED_AT.clear()
-        out = _FIXED_AT[key] = _open_placements_of(g, shape, w, h, _placement_args(blocked, links, include, start),
-                                                   fillable)
+        out = _FIXED_AT[key] = _open_placements_of(g, shape, w, h, parsed, fillable)
     return list(out)
 
 
@@ -383,7 +380,7 @@ def _neighbor_values(g, c, values, links):
     """grid_neighbor_values: the values next to (or linked to) cell c, without repeats (in the
     order of builtins.grid._adjacent: right, left, down, up, then the linked cells)."""
     x, y = _grid_cell(c)
-    near = _grid_adjacent((x, y), _grid_link_map(links)) if links else ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+    near = _grid_adjacent((x, y), _link_map(links)) if links else ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
     out = []
     for n in near:
         hit = g.get(n)
@@ -397,9 +394,28 @@ def _neighbor_values(g, c, values, links):
     return out
 
 
+_LINK_MAPS: list = []  # the last 8 (links as they were, builtins.grid._link_map of them)
+
+
+def _link_map(links):
+    """builtins.grid._link_map, found again for the last few links by their content when they
+    were asked about (a copy: a list handed in may change later); a rule reads one grid's
+    links for every cell it scores."""
+    for kept, lmap in _LINK_MAPS:
+        if kept == links:
+            return lmap
+    lmap = _grid_link_map(links)
+    try:
+        _LINK_MAPS.insert(0, (_marshal.loads(_marshal.dumps(links)), lmap))
+    except ValueError:  # a value marshal cannot copy: not kept
+        return lmap
+    del _LINK_MAPS[8:]
+    return lmap
+
+
 def _components(cells, links):
     """grid_components (builtins.grid)."""
-    return _grid_components_of({_grid_cell(c) for c in cells}, _grid_link_map(links))
+    return _grid_components_of({_grid_cell(c) for c in cells}, _link_map(links) if links else {})
 
 
 def _grid_at(g, c):

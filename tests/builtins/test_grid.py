@@ -448,3 +448,15 @@ def test_components_are_the_groups_a_pairwise_union_finds():
                         group[c] = merged
         want = sorted({id(g): sorted(g) for g in group.values()}.values())
         assert grid._components(cells, lmap) == want
+
+
+def test_placement_arguments_changed_after_a_call_are_read_again():
+    """grid._placement_args finds the last few arguments again by their content when the call
+    was made (the generated programs key placements by its number): a list changed since is
+    read anew."""
+    blocked = [[1, 0]]
+    first = grid._placement_args(blocked, [], [], None)
+    assert grid._placement_args(blocked, [], [], None) is first
+    blocked.append([2, 0])
+    again = grid._placement_args(blocked, [], [], None)
+    assert again[0] == frozenset({(1, 0), (2, 0)}) and again[5] != first[5]

@@ -310,3 +310,15 @@ def test_rankings_worked_out_by_the_program_are_the_engines():
         calls = []
         got = _ranking(list(xs), lambda x: calls.append(x) or values[x], policy)
         assert got == ranking(None, tuple(xs), values.get, policy) and calls == list(xs), (xs, values, policy)
+
+
+def test_link_maps_kept_by_the_runtime_follow_a_changed_list():
+    """grid_runtime._link_map finds the link map of the last few links again by their content
+    when asked: the engine's map, and a list changed since is read anew."""
+    from interpreter.builtins.grid import _link_map as engine_link_map
+    from interpreter.transpile.grid_runtime import _link_map
+    links = [[[0, 0], [2, 0]]]
+    assert _link_map(links) == engine_link_map(links)
+    assert _link_map(links) is _link_map(links)
+    links.append([[0, 1], [2, 1]])
+    assert _link_map(links) == engine_link_map(links) and (2, 1) in _link_map(links)
