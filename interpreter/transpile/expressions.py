@@ -172,7 +172,7 @@ class ExpressionWriter(WriterBase):
             if fn.proc is not None or name not in self.L.fn_nodes or len(args) != len(fn.params):
                 raise self.unsupported(f"calling {name} in an expression", n)
             codes = [self.expr(arg, env) for arg in args]
-            if not all(is_simple(c) for c in codes):  # a nested function of play()
+            if not all(is_simple(c) for c in codes) and not self.fold_inline:  # a nested function of play()
                 self.needed.setdefault(name, f"f_{name}")
                 return f"f_{name}({', '.join(codes)})"
             inner = dict(zip(fn.params, codes))  # inlined: its body with the arguments

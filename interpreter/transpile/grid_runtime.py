@@ -53,6 +53,7 @@ _STRIDE = 64  # bits per row of a grid's mask
 _NONE = frozenset()
 _SHAPES_AT: dict = {}  # (mask, shape, w, h) -> the placements of the cells at the origin
 _SHAPES_AT_LIMIT = 50000
+_OPEN_AT: dict = {}  # the same moved back, by (mask, corner, shape, w, h): no moving when asked again
 _FIXED_AT: dict = {}  # placements by (mask, corner, shape, w, h, fillable, the other arguments' text)
 _ANCHORS_AT: dict = {}  # the same for grid_completable_anchors: the anchors kept, by index
 
@@ -155,15 +156,20 @@ def _placements(g, shape, w, h, blocked, links, include, start, fillable):
 def _open_placements(g, shape, w, h):
     """builtins.grid._placements without blocked, linked or included cells, g not empty: the
     answer depends only on the cells moved to the origin (as builtins.grid.placements finds
-    too), so it is kept by their mask."""
+    too), so it is kept by their mask; and by the mask and the corner as it is handed out."""
     mask, x0, y0 = _mask_of(g)
-    key = (mask, shape, w, h)
-    at = _SHAPES_AT.get(key)
-    if at is None:
-        if len(_SHAPES_AT) >= _SHAPES_AT_LIMIT:
-            _SHAPES_AT.clear()
-        at = _SHAPES_AT[key] = [(x - x0, y - y0) for x, y in _open_placements_of(g, shape, w, h)]
-    return [(x + x0, y + y0) for x, y in at]
+    key = (mask, x0, y0, shape, w, h)
+    out = _OPEN_AT.get(key)
+    if out is None:
+        at = _SHAPES_AT.get(key[:1] + key[3:])
+        if at is None:
+            if len(_SHAPES_AT) >= _SHAPES_AT_LIMIT:
+                _SHAPES_AT.clear()
+            at = _SHAPES_AT[key[:1] + key[3:]] = [(x - x0, y - y0) for x, y in _open_placements_of(g, shape, w, h)]
+        if len(_OPEN_AT) >= _SHAPES_AT_LIMIT:
+            _OPEN_AT.clear()
+        out = _OPEN_AT[key] = [(x + x0, y + y0) for x, y in at]
+    return list(out)
 
 
 def _mask_of(g):

@@ -270,3 +270,62 @@ def test_a_range_only_iterated_over_is_no_list(tmp_path, players):
     assert re.search(r"for j_\d+ in range\(1, k_\d+\)\]", source)
     assert re.search(r"for j_\d+ in range\(2, k_\d+\) if", source)
     assert "list(range(" not in source
+
+
+FOLDED = """
+game: {id: f, name: F, version: 1, players: {min: 2, max: 3}}
+tables:
+  rows:
+    - {round: 1, size: 3}
+    - {round: 2, size: 2}
+    - {round: 3, size: 4}
+components:
+  card:
+    kind: card
+    start: deck
+    items:
+      - {id: a, rank: 1, count: 9}
+      - {id: b, rank: 2, count: 9}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {per: [player]}
+counters:
+  points: {per: [player], initial: 0}
+functions:
+  size_in:
+    params: [r]
+    expr: "rows[r - 1].size * 2 if r > 0 else 0"
+  later_total:
+    expr: "sum([size_in(row.round) for row in rows if row.round > 1])"
+setup:
+  - id: deal
+    do: |
+      shuffle deck
+      deal 2 from deck to hand
+flow:
+  rounds: 3
+  phases:
+    - id: play
+      turns: seat
+      turn: |
+        choose c from hand[player] prompt "Card"
+        move c to deck
+        draw 1 from deck to hand[player]
+        points[player] += c.rank + later_total() + size_in(round)
+scoring:
+  score: "points[player]"
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_constant_function_calling_one_with_a_computed_argument_is_folded(tmp_path, players):
+    """`later_total()` reads only a table through `size_in(row.round)` (an argument computed,
+    so size_in is a nested function where it is called): folded all the same (constants.py's
+    folded_inline), to its value 12; `size_in(round)` is still computed; the engine's games."""
+    path = tmp_path / "game.yaml"
+    path.write_text(FOLDED, encoding="utf-8")
+    Game.load(path)
+    assert differing_seeds(path, players, None, range(20)) == []
+    source = transpile(path, players)
+    assert re.search(r"\(A_rank\[c_\d+\] \+ 12\)", source)
+    assert "T_rows[(v_round - 1)]" in source
