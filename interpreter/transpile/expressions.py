@@ -119,7 +119,12 @@ class ExpressionWriter(WriterBase):
         return f"(-{self.expr(n.operand, env)})"
 
     def e_Ternary(self, n, env):
-        return f"({self.expr(n.then, env)} if {self.expr(n.cond, env)} else {self.expr(n.orelse, env)})"
+        then = self.expr(n.then, env)
+        cond = self.expr(n.cond, env)
+        if cond == "True":  # a condition known when the program is written (an option, say)
+            return then
+        orelse = self.expr(n.orelse, env)
+        return orelse if cond == "False" else f"({then} if {cond} else {orelse})"
 
     def e_ListLit(self, n, env):
         return "[" + ", ".join(self.expr(x, env) for x in n.items) + "]"

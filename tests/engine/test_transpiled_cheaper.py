@@ -274,6 +274,8 @@ def test_a_range_only_iterated_over_is_no_list(tmp_path, players):
 
 FOLDED = """
 game: {id: f, name: F, version: 1, players: {min: 2, max: 3}}
+options:
+  double: {type: bool, default: true, description: "Twice the rank."}
 tables:
   rows:
     - {round: 1, size: 3}
@@ -312,6 +314,7 @@ flow:
         move c to deck
         draw 1 from deck to hand[player]
         points[player] += c.rank + later_total() + size_in(round)
+        points[player] += c.rank * 2 if option.double else c.rank - 1
 scoring:
   score: "points[player]"
 """
@@ -329,3 +332,16 @@ def test_a_constant_function_calling_one_with_a_computed_argument_is_folded(tmp_
     source = transpile(path, players)
     assert re.search(r"\(A_rank\[c_\d+\] \+ 12\)", source)
     assert "T_rows[(v_round - 1)]" in source
+
+
+@pytest.mark.parametrize("double", [True, False])
+def test_a_condition_known_when_the_program_is_written_leaves_one_branch(tmp_path, double):
+    """`x if option.double else y`: the option is known when the program is written, so only
+    the branch it takes is written (expressions.e_Ternary); the engine's games either way."""
+    path = tmp_path / "game.yaml"
+    path.write_text(FOLDED, encoding="utf-8")
+    Game.load(path)
+    assert differing_seeds(path, 2, {"double": double}, range(15)) == []
+    source = transpile(path, 2, {"double": double})
+    assert " if True else " not in source and " if False else " not in source
+    assert re.search(r"\+= \(A_rank\[c_\d+\] \* 2\)" if double else r"\+= \(A_rank\[c_\d+\] - 1\)", source)
