@@ -72,7 +72,8 @@ class ExpressionWriter(WriterBase):
             if n.name in self.row_fields:
                 raise self.unsupported(f".{n.name}, both a piece attribute and a table row's field", n)
             return f"A_{n.name}[{self.expr(n.obj, env)}]"
-        return f"{self.expr(n.obj, env)}[{n.name!r}]"  # a table row's field
+        # a table row's field; a row without it reads none, as in the engine (codegen.getattr_rt)
+        return f"{self.expr(n.obj, env)}.get({n.name!r})"
 
     def e_Comprehension(self, n, env):
         inner = dict(env)
