@@ -8,6 +8,7 @@ where it was, at play)."""
 from __future__ import annotations
 
 import builtins
+import dis
 from types import CodeType
 from typing import Any
 
@@ -69,11 +70,20 @@ class ConstantWriter(WriterBase):
         return repr(value) if _literal(value) else None
 
 
+_READS = frozenset({"get", "__getitem__", "fromkeys", "index", "count", "keys", "values", "items"})
+
+
 def _global_names(code: CodeType) -> set:
-    out = set(code.co_names)
+    """The global names the code reads, and every attribute it reads that is not one of the
+    read-only methods of lists and maps (_READS: a row's field is `row.get('f')`)."""
+    out = set()
+    for ins in dis.get_instructions(code):
+        if ins.opname in ("LOAD_GLOBAL", "LOAD_NAME") or (ins.opname in ("LOAD_ATTR", "LOAD_METHOD")
+                                                           and ins.argval not in _READS):
+            out.add(ins.argval)
     for const in code.co_consts:
         if isinstance(const, CodeType):
-            out |= _global_names(const) - set(const.co_varnames) - set(const.co_cellvars)
+            out |= _global_names(const)
     return out
 
 
