@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any, Iterable
 
+from .state import VISIBLE_TO_ALL
 from .values import Piece
 
 Mapping = dict  # piece -> piece now in its place
@@ -25,25 +26,58 @@ Mapping = dict  # piece -> piece now in its place
 def lookalike_groups(S: Any, viewer: int, only: Iterable | None = None) -> list[list[tuple]]:
     """Places (zone key, index, piece) of pieces hidden from `viewer`, grouped by how they look.
     `only`: restrict to these pieces (e.g. the ones `viewer` never saw during a game)."""
+    if viewer is None:
+        return []  # the omniscient view sees every piece
     allowed = None if only is None else set(only)
+    lay = S.lay
+    static_looks, initial_up, face, seen = _static_looks(lay), lay.face_up, S.face, S.seen
     groups: dict = {}
     for key, zone in S.zones.items():
-        if S.lay.zones[key].grid is not None:
+        info = lay.zones[key]
+        if not zone or info.grid is not None:
             continue  # a grid cell shape shows through the back
+        shown_up, shown_down = _shown(info, viewer, info.vis_up), _shown(info, viewer, info.vis_down)
+        if shown_up and shown_down and info.custom is None:
+            continue  # every piece here is seen, whatever its face
         for i, p in enumerate(zone):
             if allowed is not None and p not in allowed:
                 continue
-            if not S.sees(viewer, p):
-                groups.setdefault(_looks(S, p), []).append((key, i, p))
+            up = face.get(p)
+            up = initial_up[p] if up is None else up
+            if info.custom is not None:
+                if S.sees(viewer, p):
+                    continue
+            elif shown_up if up else shown_down:
+                continue
+            else:
+                who = seen.get(p)
+                if who is not None and viewer in who:
+                    continue
+            # how it looks: `_static_looks`, its face, who else was shown it
+            groups.setdefault((static_looks[p], up, seen.get(p)), []).append((key, i, p))
     return [slots for slots in groups.values() if len(slots) > 1]
 
 
-def _looks(S: Any, p: Any) -> tuple:
-    static = S.lay.static[p]
-    comp = S.game.components[static["kind"]]
-    # a per-player component's pieces are told apart by whose set they belong to (its colour)
-    return (comp.back, static.get("owner"), tuple(static.get(a) for a in comp.public), S.face_up(p),
-            S.seen.get(p))
+_STATIC_LOOKS: dict = {}  # id of a Layout -> (the Layout, kept alive with its id; its pieces' numbers)
+
+
+def _static_looks(lay: Any) -> list[int]:
+    """Per piece, a number for how it looks that never changes (made once per layout): its
+    component's back and public attributes (Layout.hidden_key) and whose set it belongs to for
+    a per-player component (its colour). Equal numbers, equal looks."""
+    hit = _STATIC_LOOKS.get(id(lay))
+    if hit is None:
+        numbers: dict = {}
+        looks = [numbers.setdefault((hidden, visible[2]), len(numbers))
+                 for hidden, visible in zip(lay.hidden_key, lay.visible_key)]
+        hit = _STATIC_LOOKS[id(lay)] = (lay, looks)
+    return hit[1]
+
+
+def _shown(info: Any, viewer: int, rule: str) -> bool:
+    """Whether a zone's visibility rule for one face shows every piece so lying to `viewer`
+    (State.sees without a piece's own reveals)."""
+    return rule == VISIBLE_TO_ALL or (rule == "owner" and info.owner is not None and info.owner == viewer)
 
 
 def draw_mapping(S: Any, viewer: int, rng: random.Random, only: Iterable | None = None) -> Mapping:
@@ -61,14 +95,14 @@ class Resampler:
     def __init__(self, S: Any, viewer: int, only: Iterable | None = None):
         self.S, self.viewer, self.only = S, viewer, only
         # per group: its places, and its pieces in canonical order (shuffled at each draw)
-        self.groups = [(slots, sorted(p for _, _, p in slots)) for slots in lookalike_groups(S, viewer, only)]
+        self.groups = [(slots, sorted([p for _, _, p in slots])) for slots in lookalike_groups(S, viewer, only)]
 
     def mapping(self, rng: random.Random) -> Mapping:
         """A random permutation of the hidden pieces among look-alike places."""
         mapping: Mapping = {}
         for slots, canonical in self.groups:
             pieces = canonical[:]
-            rng.shuffle(pieces)
+            shuffle(rng, pieces)
             for (_, _, old), new in zip(slots, pieces):
                 if old != new:
                     mapping[old] = new
@@ -82,6 +116,33 @@ class Resampler:
         if reseed:
             T.rng.state = rng.getrandbits(64)
         return T, mapping
+
+
+def shuffle(rng: random.Random, x: list) -> None:
+    """``rng.shuffle(x)``: the same draws from rng and the same order of x (random.Random's
+    shuffle with its _randbelow written out, a Python call less per element: a search draws a
+    shuffle of every look-alike group for each world). Another kind of generator: its own."""
+    if type(rng) is not random.Random:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i, n, k in _shuffle_steps(len(x)):
+        j = getrandbits(k)  # Random._randbelow_with_getrandbits(n)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+_STEPS: dict = {}  # a list's length -> its shuffle's steps
+
+
+def _shuffle_steps(size: int) -> list[tuple[int, int, int]]:
+    """Random.shuffle's steps for a list of `size`: (the place swapped, how many places it
+    draws among, the bits drawn for that: n.bit_length()) each, in its order."""
+    steps = _STEPS.get(size)
+    if steps is None:
+        steps = _STEPS[size] = [(i, i + 1, (i + 1).bit_length()) for i in reversed(range(1, size))]
+    return steps
 
 
 def relabel(S: Any, mapping: Mapping) -> Any:

@@ -19,6 +19,7 @@ from typing import Any, Iterator
 
 from ..decisions import DONE, PASS, build_options, pending_for
 from ..errors import RuleRuntimeError, RulebookError
+from ..replays import KeptReplays
 from ..resample import Resampler
 from ..values import Piece
 
@@ -126,9 +127,7 @@ def _open_block(state: Any, player: int) -> tuple | None:
     block = state.history[since:]
     if all(author == player for author, _ in block):
         return None
-    base = _game(state.game).new_game(state.n, state.options, state.seed, logging=False)
-    for author, index in state.history[:since]:  # the state's own decisions: unchecked is exact
-        base.apply_unchecked(author, index)
+    base = _replayed(state, since)
     replay = base.clone()
     steps = []
     for author, index in block:
@@ -136,6 +135,28 @@ def _open_block(state: Any, player: int) -> tuple | None:
         steps.append((author, index, option in SENTINELS))
         replay.apply_unchecked(author, index)
     return base, steps
+
+
+KEPT = 8  # block starts kept (a game's decisions extend each other's histories: replays.py)
+_kept = KeptReplays(KEPT)
+
+
+def _replayed(state: Any, since: int) -> Any:
+    """A new state of state's game at its decision `since`: a new game with the first `since`
+    decisions of its history applied (unchecked: the state's own decisions, so exact), played
+    on from a copy of the kept state of the longest prefix of them (replays.py)."""
+    key = (id(state.game), state.n, repr(sorted(state.options.items(), key=str)), state.seed)
+    history = [tuple(h) for h in state.history[:since]]
+    kept = _kept.longest_prefix(key, history)
+    if kept is None:
+        done, base = 0, _game(state.game).new_game(state.n, state.options, state.seed, logging=False)
+    else:
+        done, base = kept[0], kept[1].clone()
+    for author, index in history[done:]:
+        base.apply_unchecked(author, index)
+    if done < len(history) or kept is None:
+        _kept.keep(key, history, base.clone())  # holds the game's definition: its id stays its own
+    return base
 
 
 _GAMES: dict = {}

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from .grid_runtime import _copy_cells  # noqa: F401 - a grid zone's cells (grids.py), copied by clone
 
-_NESTED = (list, tuple)
-_ATOMS = frozenset((int, str, bool, type(None), float))
+_NESTED = frozenset((list, tuple))
 
 
 def _copy(v, memo):
@@ -17,7 +16,7 @@ def _copy(v, memo):
         got = memo.get(id(v))
         if got is None:
             got = memo[id(v)] = v[:]
-            if not _ATOMS.issuperset(map(type, v)):
+            if not _NESTED.isdisjoint(map(type, v)):  # a list or tuple in it (one pass in C)
                 for i, x in enumerate(got):
                     if type(x) in _NESTED:
                         got[i] = _copy(x, memo)

@@ -7,7 +7,7 @@ as stepper states, so that a playout runs at the generated program's speed:
 
 - `reach(m, S, player)`: the stepper at S's decision, once per decision: ``new(S.seed)`` and S's
   history replayed (each decision's seat checked; inside a simultaneous block reordered to the
-  stepper's order, `replayed`; from the kept state of a prefix of it: `replayed_from`), then the
+  stepper's order, `replayed`; from the kept state of a prefix of it: `kept_replay`), then the
   seat, the options and the whole
   state (Rng, every zone in order, counters, plain variables: compare.state_difference on the
   stepper's export; the pieces' changing attributes) compared with S. None where they part (a
@@ -32,7 +32,8 @@ import random
 import weakref
 from typing import Any
 
-from ..resample import Resampler
+from ..replays import KeptReplays
+from ..resample import Resampler, shuffle
 from ..threads import waiting
 from ..values import Piece
 from .adoption import adopt, waiting_decisions
@@ -102,8 +103,9 @@ def plays_the_engines(m: Stepper, entry: str, overlays: list, players: int, opti
 
 def reach(m: Stepper, S: Any, player: int | None) -> list | None:
     """The stepper state at S's decision for `player` (None: whichever of S's waiting players
-    the stepper asks), or None if it is not the engine's."""
-    st = replayed_from(m, S.seed, S.history)
+    the stepper asks), or None if it is not the engine's. The state is the kept one
+    (`kept_replay`): clone it to change it."""
+    st = kept_replay(m, S.seed, S.history)
     if st is None:
         return None
     if m.over(st) or (player is not None and m.seat(st) != player):
@@ -117,31 +119,34 @@ def reach(m: Stepper, S: Any, player: int | None) -> list | None:
 
 
 REACHED = 8  # replayed states kept per stepper (a game's decisions extend each other's histories)
-_reached: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Stepper -> [(seed, history, state)]
+_reached: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # Stepper -> KeptReplays by seed
 
 
 def replayed_from(m: Stepper, seed: int, history: list) -> list | None:
+    """A fresh stepper state of ``new(seed)`` with `history` replayed (`replayed`), or None where
+    it does not replay (the kept state's clone: `kept_replay`)."""
+    st = kept_replay(m, seed, history)
+    return None if st is None else m.clone(st)
+
+
+def kept_replay(m: Stepper, seed: int, history: list) -> list | None:
     """The stepper state of ``new(seed)`` with `history` replayed (`replayed`), or None where it
-    does not replay. Started from the kept state (the last REACHED ones) of the longest history
-    that is a prefix of this one: the stepper is deterministic and a history that replays
-    replays prefix by prefix (`replayed` takes each pick from within the prefix, the same picks
-    in the same order), so that is the same state as a replay from the start."""
-    kept = _reached.setdefault(m, [])
+    does not replay; kept (the last REACHED ones), so never to be changed: only cloned. Started
+    from the kept state of the longest history that is a prefix of this one (the very state
+    where that is the whole history: replays.py): the stepper is deterministic and a history
+    that replays replays prefix by prefix (`replayed` takes each pick from within the prefix,
+    the same picks in the same order), so that is the same state as a replay from the start."""
+    kept = _reached.get(m)
+    if kept is None:
+        kept = _reached[m] = KeptReplays(REACHED)
     todo = [tuple(h) for h in history]
-    best = None
-    for entry in kept:
-        if entry[0] == seed and len(entry[1]) <= len(todo) and (best is None or len(entry[1]) > len(best[1])) \
-                and todo[:len(entry[1])] == entry[1]:
-            best = entry
-    st = m.new(seed) if best is None else m.clone(best[2])
-    if not replayed(m, st, todo[0 if best is None else len(best[1]):]):
+    best = kept.longest_prefix(seed, todo)
+    if best is not None and best[0] == len(todo):
+        return best[1]
+    st = m.new(seed) if best is None else m.clone(best[1])
+    if not replayed(m, st, todo[0 if best is None else best[0]:]):
         return None
-    if best is not None:  # the last used kept last
-        kept.remove(best)
-        if len(best[1]) < len(todo):
-            kept.append(best)
-    kept.append((seed, todo, m.clone(st)))  # a copy without its generator: only ever cloned
-    del kept[:-REACHED]
+    kept.keep(seed, todo, st)
     return st
 
 
@@ -285,6 +290,32 @@ def _followers(m: Stepper, root: list, held: list) -> tuple[list, list] | None:
     return sorted(in_frame), sorted(scalars)
 
 
+def _draw(slots: list, pieces: list, number: dict) -> tuple[list, list, list, bool] | None:
+    """One of the Resampler's look-alike groups (its places (zone key, index, piece), its pieces
+    sorted) as StepperWorlds.sample writes it: (its pieces sorted, the pieces now at its places,
+    its places as runs of consecutive indices in one zone: (the stepper's zone number, start,
+    stop, where the run starts among the places) each, whether it spans zones: then a piece's
+    zone, `loc`, changes with it). `number`: S's zone keys -> the stepper's zone numbers (None:
+    a zone the stepper does not have; then None)."""
+    runs: list = []
+    at = None  # the run being read: [zone key, start, stop, where it starts among the places]
+    for k, (key, i, _) in enumerate(slots):
+        if at is not None and at[2] == i and at[0] == key:
+            at[2] = i + 1
+            continue
+        if at is not None:
+            runs.append(at)
+        at = [key, i, i + 1, k]
+    if at is not None:
+        runs.append(at)
+    for run in runs:
+        run[0] = number[run[0]]
+        if run[0] is None:
+            return None
+    return [int(p) for p in pieces], [old for _, _, old in slots], [tuple(run) for run in runs], \
+        len({run[0] for run in runs}) > 1
+
+
 class Parted(Exception):
     """A world or a playout on the stepper parted from the engine's (the engine plays that
     iteration: agents/transpiled.py)."""
@@ -294,11 +325,11 @@ class StepperWorlds:
     """The engine's determinizations of one decision, as stepper states (see the module's
     docstring). Build with `prepare`, which says None where they would not be the engine's."""
 
-    def __init__(self, m: Stepper, root: list, groups: list, followers: tuple[list, list], rolls: list,
+    def __init__(self, m: Stepper, root: list, draws: list, followers: tuple[list, list], rolls: list,
                  waiting_now: dict):
         self.m, self.root = m, root  # root: a copy holding its whole state in the list
         self.waiting = waiting_now  # the engine's waiting decisions by seat (adoption.py)
-        hidden = {p for _, pieces in groups for p in pieces}
+        hidden = {p for pieces, _, _, _ in draws for p in pieces}
         # the seats whose waiting decisions hold a piece a world may rename
         self.renamed = {seat for seat, w in waiting_now.items()
                         if _holds([w.options, w.candidates, w.picked, list(w.names.values())], hidden)}
@@ -306,7 +337,7 @@ class StepperWorlds:
         self.root_seat = m.seat(root)
         self.todo: dict = {}  # of those, the ones the last world has not taken over yet
         self.mapping: dict = {}  # the last world's piece -> the piece now in its place
-        self.groups = groups  # per look-alike group: its places (zone number, index), its pieces sorted
+        self.draws = draws  # the look-alike groups, as `sample` writes them (`_draw`)
         self.in_frame, self.scalars = followers  # what holds a hidden piece outside zones
         self.rolls = rolls  # the hidden dice rolled again: (die, its faces) each
         # where a die's value is kept: M_value, and D_value where looks keep the set entries
@@ -328,33 +359,35 @@ class StepperWorlds:
         if root is None:
             return None
         held = held_pieces(S, {p for _, pieces in groups for p in pieces}, m.seat(root))
-        root = m.clone(root)  # its whole state in the list
+        root = m.clone(root)  # its own, its whole state in the list
         followers = None if held is None else _followers(m, root, held)
         number = {key: i for i, key in enumerate(m.zone_keys)}
-        if followers is None or not all(str(key) in number for slots, _ in groups for key, _, _ in slots):
+        number = {key: number.get(str(key)) for key in S.zones}  # S's zone keys -> the stepper's
+        draws = [_draw(slots, pieces, number) for slots, pieces in groups]
+        if followers is None or None in draws:
             return None
         waiting_now = waiting_decisions(S)
         if not adopt(m, root, waiting_now[m.seat(root)], {}):
             return None
-        places = [([(number[str(key)], i, int(old)) for key, i, old in slots], [int(p) for p in pieces])
-                  for slots, pieces in groups]
-        return cls(m, root, places, followers, rolls, waiting_now)
+        return cls(m, root, draws, followers, rolls, waiting_now)
 
     def sample(self, rng: random.Random) -> list:
         """A world: the root's clone, hidden pieces swapped as the Resampler draws, Rng reseeded,
         the root's waiting decision the engine's (the others' are taken over in `play`)."""
         world = self.m.clone(self.root)
         mapping = self.mapping = {}
-        if self.groups:
+        if self.draws:
             zones, loc = self.m.zones(world), world[self.m.loc_slot]
-            for places, canonical in self.groups:
+            for canonical, olds, runs, moves in self.draws:
                 pieces = canonical[:]
-                rng.shuffle(pieces)
-                for (z, i, old), p in zip(places, pieces):
+                shuffle(rng, pieces)
+                mapping.update(zip(olds, pieces))
+                for z, a, b, k in runs:
                     zone = zones[z]
-                    zone[i] = p
-                    loc[p] = zone
-                    mapping[old] = p
+                    zone[a:b] = pieces[k:k + b - a]
+                    if moves:
+                        for p in zone[a:b]:
+                            loc[p] = zone
             if self.in_frame:
                 frame = list(world[3])
                 for j in self.in_frame:

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.agents.determinize import Determinizer, _open_block
+from interpreter.agents.determinize import Determinizer, _kept, _open_block
 from interpreter.agents.mcts import MctsAgent
 from interpreter.agents.playout import RandomPlayout
 from interpreter.game import Game
+from interpreter.state import State
 from interpreter.threads import waiting
 from interpreter.transpile.adoption import adopt, waiting_decisions
 from interpreter.transpile.compare import state_difference
@@ -205,3 +206,46 @@ def test_open_block_start_replayed_unchecked_is_the_checked_replay(name, players
         assert checked.to_json() == base.to_json()  # every zone, counter, variable, thread and the Rng
         assert [(a, i) for a, i, _ in steps] == [tuple(h) for h in S.history[since:]]
         assert all(checked.option_labels(p) == base.option_labels(p) for p in checked.current_players())
+
+
+@pytest.mark.parametrize("name,players,options", [("dogs_day/game", 2, {"two_players": True}),
+                                                  ("dice_town/game", 3, {})])
+def test_open_block_start_from_a_kept_prefix_is_the_replay_from_the_start(name, players, options, monkeypatch):
+    """_open_block replays the block's start from the kept state of the longest prefix of its
+    history (replays.KeptReplays): along games driven pass by pass, at every decision inside an
+    open block, the same start (whole state) and steps as a new game with the history replayed,
+    for far fewer decisions applied than replays from the start would apply."""
+    game = Game.load(ROOT / "rules" / f"{name}.yaml")
+    opts = game.resolve_options(options)
+    _kept.entries.clear()
+    applied = [0]
+    unchecked = State.apply_unchecked
+
+    def counted(self, *args):
+        applied[0] += 1
+        return unchecked(self, *args)
+
+    blocks = from_start = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        S = game.new_game(players, opts, seed, logging=False)
+        while not S.over:
+            for p in S.current_players():
+                with monkeypatch.context() as patch:
+                    patch.setattr(State, "apply_unchecked", counted)
+                    block = _open_block(S, p)
+                if block is not None:
+                    base, steps = block
+                    since = len(S.history) - len(steps)
+                    fresh = game.new_game(S.n, S.options, S.seed, logging=False)
+                    for author, index in S.history[:since]:
+                        fresh.apply(author, index)
+                    assert fresh.to_json() == base.to_json()
+                    assert [(a, i) for a, i, _ in steps] == [tuple(h) for h in S.history[since:]]
+                    assert _kept.entries[-1][1] == [tuple(h) for h in S.history[:since]]  # kept, the last used
+                    blocks += 1
+                    from_start += len(S.history)
+                S.apply(p, rng.randrange(S.option_count(p)))
+                if S.over:
+                    break
+    assert blocks >= 10 and applied[0] < from_start / 3

@@ -208,3 +208,29 @@ def test_a_history_replayed_from_a_kept_prefix_is_the_replay_from_the_start(tmp_
                 if S.over:
                     break
     assert len(_reached[m]) > 1  # states were kept (and so started from)
+
+
+@pytest.mark.parametrize("path,players", [(DOGS_DAY, 4), (DICE_TOWN, 3)])
+def test_a_decision_searched_again_starts_from_the_very_kept_state_which_its_worlds_leave_alone(path, players):
+    """reach answers the kept replayed state itself (no copy) when the whole history was kept;
+    the worlds of the decision and their playouts change a copy of it only: the kept state
+    still is the replay from new(seed), and MCTS searches the decision again the same."""
+    game = Game.load(path)
+    m = StepperWorlds.prepare(*passes_game(game, players, {}, 0, 9)).m
+    searched = 0
+    for seed in range(4):
+        S, p = passes_game(game, players, {}, seed, 9 + 3 * seed)
+        if S is None:
+            continue
+        st = reach(m, S, p)
+        assert st is not None and reach(m, S, p) is st
+        first = MctsAgent(10, seed=seed)
+        move = first.choose(S, p)
+        assert reach(m, S, p) is st
+        fresh = m.new(S.seed)
+        assert replayed(m, fresh, S.history) and m.export(st) == m.export(fresh)
+        again = MctsAgent(10, seed=seed)
+        assert again.choose(S, p) == move and [(s.visits, s.total) for s in again.last_stats] == \
+            [(s.visits, s.total) for s in first.last_stats]
+        searched += first.on_stepper == 10
+    assert searched >= 2

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from interpreter.game import Game
-from interpreter.resample import Resampler, lookalike_groups, new_game_resampled, resample
-from tests.hidden.corpus import DUEL, ROOT
+from interpreter.resample import Resampler, lookalike_groups, new_game_resampled, resample, shuffle
+from tests.hidden.corpus import DUEL, LEAKY, ROOT
 
 
 def test_resample_keeps_what_the_player_sees_and_moves_what_they_do_not():
@@ -102,3 +104,69 @@ def test_a_prepared_resampler_draws_each_world_afresh():
             T.apply_unchecked(p, 0)
     assert S.to_json() == before
     assert len(hands) > 1
+
+
+def _groups_by_sees(S, viewer, only=None) -> list:
+    """lookalike_groups as first written (the reference): each piece's State.sees, its looks read
+    off its component (back, owner, public attributes), its face and who else saw it."""
+    allowed = None if only is None else set(only)
+    groups: dict = {}
+    for key, zone in S.zones.items():
+        if S.lay.zones[key].grid is not None:
+            continue
+        for i, p in enumerate(zone):
+            if (allowed is None or p in allowed) and not S.sees(viewer, p):
+                static = S.lay.static[p]
+                comp = S.game.components[static["kind"]]
+                looks = (comp.back, static.get("owner"), tuple(static.get(a) for a in comp.public), S.face_up(p),
+                         S.seen.get(p))
+                groups.setdefault(looks, []).append((key, i, p))
+    return [slots for slots in groups.values() if len(slots) > 1]
+
+
+RESAMPLED = [(DUEL, [], 3), (DUEL, [LEAKY / "leaky_custom_visibility.yaml"], 3),
+             (ROOT / "rules" / "dogs_day" / "game.yaml", [], 4), (ROOT / "rules" / "dice_town" / "game.yaml", [], 3),
+             (ROOT / "rules" / "chicago_poker" / "game.yaml", [], 4), (ROOT / "rules" / "kuhn_poker" / "game.yaml", [], 2),
+             (ROOT / "rules" / "between_two_cities" / "game.yaml", [], 3)]
+
+
+@pytest.mark.parametrize("path,overlays,players", RESAMPLED, ids=lambda v: getattr(v, "stem", None))
+def test_lookalike_groups_are_the_grouping_by_sees_and_looks(path, overlays, players):
+    """lookalike_groups reads each zone's visibility once and a per-layout number for a piece's
+    unchanging looks: the same groups, places and order as each piece's State.sees and looks
+    (every viewer, the omniscient one, a restriction to some pieces), along whole games."""
+    game = Game.load(path, overlays)
+    checked = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        S = game.new_game(players, seed=seed)
+        while not S.over:
+            if S.decisions % 4 == 0:
+                some = [p for zone in S.zones.values() for p in zone][::2]
+                for viewer in [None, *range(players)]:
+                    assert lookalike_groups(S, viewer) == _groups_by_sees(S, viewer), (S.decisions, viewer)
+                    assert lookalike_groups(S, viewer, some) == _groups_by_sees(S, viewer, some)
+                    checked += bool(lookalike_groups(S, viewer))
+            p = S.current_players()[0]
+            S.apply(p, rng.randrange(S.option_count(p)))
+    assert checked >= 3
+
+
+def test_shuffle_draws_as_random_shuffle():
+    """resample.shuffle (random.Random.shuffle with its draws written out) leaves the list and
+    the generator as rng.shuffle does; another kind of generator shuffles with its own."""
+    for seed in range(20):
+        for size in (0, 1, 2, 3, 7, 31, 33, 64, 65, 100):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            a, b = list(range(size)), list(range(size))
+            shuffle(ours, a)
+            theirs.shuffle(b)
+            assert a == b and ours.getstate() == theirs.getstate()
+
+    class Reversing(random.Random):
+        def shuffle(self, x):
+            x.reverse()
+
+    x = [1, 2, 3]
+    shuffle(Reversing(0), x)
+    assert x == [3, 2, 1]
