@@ -347,17 +347,37 @@ def _cells_with(g, values, wanted):
 
 
 def _cells_with_of(g, values, wanted):
+    """The sorted cells whose square's value is in `wanted`, from the grid's cells grouped by
+    value (_groups_of: one pass for every value a rule asks about)."""
     want = set(wanted) if isinstance(wanted, (list, tuple)) else {wanted}
+    groups = _groups_of(g, values)
     out = []
-    for c, (pc, part) in g.items():
-        v = values[pc]
-        t = type(v)
-        if t is list or t is tuple:
-            v = v[part] if part < len(v) else None
-        if v in want:
-            out.append(c)
+    for v in want:
+        cells = groups.get(v)
+        if cells:
+            out.extend(cells)
     out.sort()
     return out
+
+
+def _groups_of(g, values):
+    """value -> the cells whose square has it (none included), kept in g.reads until g changes."""
+    key = ("groups", id(values))
+    kept = g.reads.get(key)
+    if kept is None:
+        kept = {}
+        for c, (pc, part) in g.items():
+            v = values[pc]
+            t = type(v)
+            if t is list or t is tuple:
+                v = v[part] if part < len(v) else None
+            cells = kept.get(v)
+            if cells is None:
+                kept[v] = [c]
+            else:
+                cells.append(c)
+        g.reads[key] = kept
+    return kept
 
 
 def _tally(g, values):
