@@ -214,30 +214,12 @@ def _look_options(cands, who, ps, plain):
     if not cands:
         return []
     v = cands[0]
-    if ps[0][v] is cands:  # a whole zone's own list (its pieces once each): perhaps every one an option
-        options = _whole_zone_options(cands, who, ps)
-        if options is not None:
-            return options
     if plain[v] is not None or ps[5][v]:
         options = _plain_options(cands, who, ps, plain)
         if options is not None:
             return options
     options = _open_options(cands, who, ps)
     return _looked_options(cands, who, ps) if options is None else options
-
-
-def _whole_zone_options(z, who, ps):
-    """The options of a choice among all the pieces of zone `z` (its own list) when `who` sees
-    every one of them whatever its face, and each is its own option there (the zone is ordered,
-    or every piece is alone of its kind): a copy of the zone, as _plain_options and
-    _open_options would answer it piece by piece (each piece's key is the piece). None
-    otherwise."""
-    ordered, vis_up, vis_down, owner = ps[1][id(z)]
-    if ((vis_up == "all" or (vis_up == "owner" and owner == who))
-            and (vis_down == "all" or (vis_down == "owner" and owner == who))
-            and (ordered or all(map(ps[5].__getitem__, z)))):
-        return z[:]
-    return None
 
 
 def _open_options(cands, who, ps):

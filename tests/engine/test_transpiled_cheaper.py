@@ -248,39 +248,3 @@ def test_roll_leaves_the_rng_as_below_would_and_asks_another_generator():
     values = [None] * 13
     _roll(Counting(1), [0, 1, 2], faces, values)
     assert Counting.calls == 3 and values[:3] == [5, 5, 5]
-
-
-def test_a_whole_zones_options_are_the_piece_options(tmp_path):
-    """_look_options given a zone's own list (its pieces once each) answers a copy of it where
-    `who` sees every piece and each is its own option (_whole_zone_options): the options
-    _piece_options builds piece by piece, on mid-game program states (each hand, purse and the
-    pot at the end, as each player sees them, with a card left in each hand). The shortcut answers
-    a hand to its owner and refuses it to the others (hidden cards)."""
-    from interpreter.transpile import program_of
-    from interpreter.transpile.runtime import _look_options, _piece_options, _whole_zone_options
-
-    path = write(tmp_path)
-    path.write_text(path.read_text().replace("draw 3 from deck[p]", "draw 4 from deck[p]"))  # a card kept
-    source = transpile(path, 3)
-    source = source.replace("    return scores, history",
-                            "    _seen.append((PS, PLAIN, z_hand, z_purse, z_pot))\n    return scores, history")
-    play = program_of(source, "t")
-    play.__globals__["_seen"] = seen = []
-    for seed in range(5):
-        play(seed, [lambda options: 0] * 3)
-    answered = refused = 0
-    for ps, plain, hands, purses, pot in seen:
-        for z in hands + purses + [pot]:
-            for who in range(3):
-                assert _look_options(z, who, ps, plain) == _piece_options(list(z), who, ps)
-                fast = _whole_zone_options(z, who, ps) if z else None
-                if fast is None:
-                    refused += 1
-                else:
-                    assert fast == z and fast is not z
-                    answered += 1
-        for p, hand in enumerate(hands):
-            if hand:
-                assert _whole_zone_options(hand, p, ps) == hand
-                assert all(_whole_zone_options(hand, who, ps) is None for who in range(3) if who != p)
-    assert answered and refused
