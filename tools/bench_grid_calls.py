@@ -10,6 +10,12 @@ on how many games it has seen: give --games accordingly). Answers are checked eq
 
 Usage:
     python tools/bench_grid_calls.py --base /tmp/base rules/between_two_cities/game.yaml --players 3 --games 200
+    python tools/bench_grid_calls.py --base /tmp/base $B/capitals.yaml --only grid_completable_anchors
+    python tools/bench_grid_calls.py --base /tmp/base $B/capitals.yaml --generated
+
+($B: rules/between_two_cities.) --generated: the questions the generated program puts to the
+look-ahead builtin (past its own memo: those a game asks for the first time) instead of the
+engine's calls.
 """
 from __future__ import annotations
 
@@ -72,6 +78,30 @@ def record(path: str, players: int, games: int) -> list:
     return calls
 
 
+def record_generated(path: str, players: int, games: int) -> list:
+    """The same, of the look-ahead questions the rule file's generated program puts to the
+    builtin (past the program's own memo, interpreter/transpile/grid_runtime.py): the questions
+    a game asks for the first time."""
+    from interpreter.transpile import RuleFile, grid_runtime, load_program
+    calls: list = []
+    engine = grid_runtime._engine_completable_anchors
+
+    def wrap(g, shapes, shape, anchors, w, h, blocked, links, include, paths, first):
+        kwargs = {"max_width": w, "max_height": h, "blocked": blocked, "links": links, "include": include,
+                  "paths": paths, "first": first}
+        calls.append(("grid_completable_anchors", dict(g), (shapes, shape, list(anchors)), kwargs, None))
+        return engine(g, shapes, shape, anchors, w, h, blocked, links, include, paths, first)
+    grid_runtime._engine_completable_anchors = wrap
+    try:
+        play = load_program(RuleFile(path, ()), players, {})
+        for seed in range(games):
+            rngs = [random.Random(seed * 1009 + p) for p in range(players)]
+            play(seed, [lambda options, r=r: int(r.random() * len(options)) for r in rngs])
+    finally:
+        grid_runtime._engine_completable_anchors = engine
+    return calls
+
+
 class _Zone:
     grid = True
 
@@ -113,8 +143,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--games", type=int, default=60)
     ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--only", choices=("grid_placements", "grid_completable_anchors"),
+                    help="replay the calls of this builtin alone")
+    ap.add_argument("--generated", action="store_true",
+                    help="the look-ahead questions of the generated program (those it asks the builtin)")
     args = ap.parse_args(argv)
-    calls = record(args.file, args.players, args.games)
+    calls = (record_generated if args.generated else record)(args.file, args.players, args.games)
+    if args.only:
+        calls = [call for call in calls if call[0] == args.only]
     states = [_State(cells, shape) for _, cells, _, _, shape in calls]
     base, new = load_pair(Path(args.base), "base"), load_pair(ROOT, "new")
     assert replay(base, calls, states)[1] == replay(new, calls, states)[1], "the answers differ"

@@ -15,13 +15,12 @@ be joined to the pieces through empty cells, so that it can be filled at the end
 from __future__ import annotations
 
 import marshal
-from operator import itemgetter
-from typing import Any, Iterator
+from typing import Any
 
 from ..errors import RuleRuntimeError
 from .grid import _at_origin, _cell, _cells, _grid, _link_map
 from . import builtin, items
-from .bitgrid import BitWindow
+from .bitgrid import BitWindow, ShapeBits, shape_bits
 
 
 def _shape(s: Any) -> tuple:
@@ -37,106 +36,97 @@ def _shape(s: Any) -> tuple:
 class _Board(BitWindow):
     """One w × h window of the grid as bit masks, with the links between its cells."""
 
-    __slots__ = ()
+    __slots__ = ("linked",)
 
     def __init__(self, x0: int, y0: int, w: int, h: int, pairs: list):
         super().__init__(x0, y0, w, h)
-        links = []
+        links: list = []
         for p, q in pairs:
             a, b = self.bit(p), self.bit(q)
-            if a and b and a != b:
-                links.append((a, b))
+            if a and b and a != b and (a, b) not in links and (b, a) not in links:
+                links.append((a, b))    # each link once: the floods follow it both ways
         self.links = links
+        self.linked = 0                 # the cells with a link, as one mask
+        for a, b in links:
+            self.linked |= a | b
 
     def rings(self, sources: int, free: int) -> list:
         """The free cells 1, 2, 3, … steps from the sources through free cells, as masks."""
-        return list(self._rings(sources, free))
-
-    def reach(self, sources: int, free: int) -> int:
-        """The free cells any number of steps from the sources through free cells, as one mask
-        (the union of rings(), without the list)."""
-        seen = 0
-        for ring in self._rings(sources, free):
-            seen |= ring
-        return seen
-
-    def _rings(self, sources: int, free: int) -> Iterator[int]:
+        out = []
         seen = frontier = sources
-        w, full, not_col0, not_last, links = self.w, self.full, self.not_col0, self.not_last, self.links
+        w, full, not_col0, not_last, links, linked = (self.w, self.full, self.not_col0, self.not_last, self.links,
+                                                      self.linked)
         while True:  # expand(), inlined: the look-ahead's hot loop
             r = frontier
             frontier = ((r << 1) & not_col0) | ((r >> 1) & not_last) | ((r << w) & full) | (r >> w)
-            for a, b in links:
-                if r & a:
-                    frontier |= b
-                if r & b:
-                    frontier |= a
+            if r & linked:
+                for a, b in links:
+                    if r & a:
+                        frontier |= b
+                    if r & b:
+                        frontier |= a
             frontier &= free & ~seen
             if not frontier:
-                return
-            yield frontier
+                return out
+            out.append(frontier)
             seen |= frontier
 
-
-_PLACEMENTS: dict = {}    # (w, h, shape) -> _placements
-
-
-def _placements(w: int, h: int, shape: tuple) -> list:
-    """[(anchor x, anchor y, covered cells as a mask)] of a shape inside a w × h window."""
-    key = (w, h, shape)
-    out = _PLACEMENTS.get(key)
-    if out is None:
-        out = []
-        for ax in range(w):
-            for ay in range(h):
-                cover = 0
-                for dx, dy in shape:
-                    x, y = ax + dx, ay + dy
-                    if not (0 <= x < w and 0 <= y < h):
-                        break
-                    cover |= 1 << (y * w + x)
-                else:
-                    out.append((ax, ay, cover))
-        if len(_PLACEMENTS) < 1000:
-            _PLACEMENTS[key] = out
-    return out
-
-
-def _first_ring(rings: list, cover: int) -> int:
-    """Index of the first ring touching `cover` (steps - 1), or len(rings)."""
-    for i, ring in enumerate(rings):
-        if ring & cover:
-            return i
-    return len(rings)
+    def reaches(self, sources: int, free: int, n: int) -> bool:
+        """Whether at least n free cells lie any number of steps from the sources through free
+        cells (reach(), stopped as soon as so many are found)."""
+        seen = frontier = sources
+        w, full, not_col0, not_last, links, linked = (self.w, self.full, self.not_col0, self.not_last, self.links,
+                                                      self.linked)
+        while True:
+            r = frontier
+            frontier = ((r << 1) & not_col0) | ((r >> 1) & not_last) | ((r << w) & full) | (r >> w)
+            if r & linked:
+                for a, b in links:
+                    if r & a:
+                        frontier |= b
+                    if r & b:
+                        frontier |= a
+            frontier &= free & ~seen
+            if not frontier:
+                return False
+            n -= frontier.bit_count()
+            if n <= 0:
+                return True
+            seen |= frontier
 
 
 class _Search:
     """Places the larger pieces, in arrival order, on the free cells of one window. A piece may
     have several possible shapes (not known before it arrives): each gets its own place, and the
     places of different pieces never overlap, so that every combination fits. Places and sets of
-    cells are bit masks of the window (_Board).
+    cells are bit masks of the window (_Board); a set of places of one shape is a mask of their
+    anchors (bitgrid.ShapeBits), so that the places at a cost are found by a few shifts.
 
     The search runs over `steps` (_Question.steps): one per possible shape of each larger piece,
-    in arrival order, as (shape, budget, alone, last): budget, the single pieces arriving before
-    the piece that may build a path to it; alone, the piece has only this shape (its place is
-    sure); last, the piece's last shape (after it, its places are taken for the later pieces)."""
+    in arrival order, as (the shape's ShapeBits, budget, alone, last): budget, the single pieces
+    arriving before the piece that may build a path to it; alone, the piece has only this shape
+    (its place is sure); last, the piece's last shape (after it, its places are taken for the
+    later pieces).
+    The answer is whether some choice of places passes; the order places are tried in only
+    decides how soon one is found."""
 
-    def __init__(self, board: _Board, free: int, occupied: int, steps: list, early_singles: int):
+    __slots__ = ("board", "free", "occupied", "steps", "early_singles", "from_pieces", "near", "levels",
+                 "depth", "door")
+
+    def __init__(self, board: _Board, free: int, occupied: int, steps: list, early_singles: int,
+                 rings: list, depth: int):
         self.board = board
         self.free = free
         self.occupied = occupied
         self.steps = steps
         # the single pieces arriving before the last larger piece need room outside their places
         self.early_singles = early_singles
-        self.from_pieces = board.rings(occupied, free)
+        self.from_pieces = rings        # board.rings(occupied, free)
+        self.depth = depth              # the largest budget: no place costs more
+        # the cells the early single pieces may start from (any cell: -1, when there are none)
+        self.door = (rings[0] if rings else 0) if early_singles else -1
         self.near: dict = {}            # places (a mask) -> rings of distances from them
-        self.spots: dict = {}           # shape -> [(cost from the pieces, cells)], cheapest first
-
-    def reaches_every_free_cell(self) -> bool:
-        reached = 0
-        for ring in self.from_pieces:
-            reached |= ring
-        return reached == self.free
+        self.levels: dict = {}          # ShapeBits -> [anchors of its free places costing 0, 1, …]
 
     def _room_for_early_singles(self, places: int) -> bool:
         """The single pieces arriving before the larger ones are put first, each touching a piece,
@@ -146,67 +136,134 @@ class _Search:
         # the cells next to a piece are the reach's first step: often room enough already
         if self.from_pieces and (self.from_pieces[0] & ~places).bit_count() >= self.early_singles:
             return True
-        return self.board.reach(self.occupied, self.free & ~places).bit_count() >= self.early_singles
+        return self.board.reaches(self.occupied, self.free & ~places, self.early_singles)
 
-    def _spots(self, shape: tuple) -> list:
-        taken, rings = ~self.free, self.from_pieces
-        out = []
-        for _, _, cover in _placements(self.board.w, self.board.h, shape):
-            if cover & taken:
-                continue
-            d = 0                       # _first_ring, inlined
-            for ring in rings:
-                if ring & cover:
-                    break
-                d += 1
-            out.append((d, cover))
-        out.sort(key=_COST)             # by cost, then (stable) by anchor: x, then y
-        self.spots[shape] = out
-        return out
+    def _levels(self, bits: ShapeBits) -> list:
+        """A shape's free places by cost (the single pieces needed to join them to the pieces:
+        the first ring of distances they touch), as anchor masks, up to the largest budget."""
+        left = bits.within(self.free)
+        levels = []
+        for ring in self.from_pieces[:self.depth + 1]:
+            at = bits.touching(ring) & left
+            levels.append(at)
+            left &= ~at
+        self.levels[bits] = levels
+        return levels
 
-    def _cost(self, base: int, cover: int, sure: int) -> int:
-        """Single pieces needed to join `cover` to the pieces, or to a place of an earlier piece
-        whose shape is known (`sure`: those places)."""
+    def _near_levels(self, bits: ShapeBits, sure: int, slack: int) -> list:
+        """The places touching the rings of distances from `sure` (places of earlier pieces whose
+        shape is known), as anchor masks, up to `slack` steps."""
         rings = self.near.get(sure)
         if rings is None:
             rings = self.near[sure] = self.board.rings(sure, self.free)
-        d = _first_ring(rings, cover)
-        return d if d < base else base
+        return [bits.touching(ring) for ring in rings[:slack + 1]]
+
+    def first_path(self) -> bool:
+        """run()'s first path alone, in one loop: each step's first place that leaves the early
+        single pieces a way in (at the last step, any place that leaves them room). True: the
+        pieces fit; False: not on this path (run() then tries the others). Most windows that
+        fit do on the first path, and a loop costs less than run()'s calls."""
+        used = mine = sure = spent = 0
+        free, door, steps, known = self.free, self.door, self.steps, self.levels
+        last_step = len(steps) - 1
+        for i, (bits, budget, alone, last) in enumerate(steps):
+            levels = known.get(bits)
+            if levels is None:
+                levels = self._levels(bits)
+            slack = budget - spent
+            if slack >= len(levels):
+                slack = len(levels) - 1
+            clear = bits.within(free & ~used) if used else -1
+            near = self._near_levels(bits, sure, slack) if sure else ()
+            taken = used | mine
+            base, tried, cover = bits.base, 0, 0
+            for d in range(slack + 1):
+                at = levels[d]
+                if d < len(near):
+                    at |= near[d]
+                at &= clear & ~tried
+                tried |= at
+                while at:
+                    low = at & -at
+                    at ^= low
+                    place = base * low
+                    if not door & ~(taken | place):
+                        continue
+                    if i < last_step:
+                        cover = place
+                        break
+                    if not self.early_singles or self._room_for_early_singles(taken | place):
+                        return True
+                if cover:
+                    spent += d
+                    break
+            if not cover:
+                return False
+            if alone:
+                used |= cover
+                sure |= cover
+            elif last:
+                used |= mine | cover
+                mine = 0
+            else:
+                mine |= cover
+        return self._room_for_early_singles(used)     # no steps
 
     def run(self, i: int = 0, used: int = 0, mine: int = 0, sure: int = 0, spent: int = 0) -> bool:
         """Step i on: `used`, the places of the pieces done; `mine`, those of the current piece's
         earlier shapes; `sure`, the places of pieces of one shape; `spent`, singles used for paths."""
         if i == len(self.steps):
             return self._room_for_early_singles(used)
-        shape, budget, alone, last = self.steps[i]
-        spots = self.spots.get(shape)
-        if spots is None:
-            spots = self._spots(shape)
-        for base, cover in spots:
-            if sure:
-                if cover & used:
+        bits, budget, alone, last = self.steps[i]
+        levels = self.levels.get(bits)
+        if levels is None:
+            levels = self._levels(bits)
+        slack = budget - spent
+        if slack >= len(levels):
+            slack = len(levels) - 1
+        # the places of the pieces done are not free for this one
+        clear = bits.within(self.free & ~used) if used else -1
+        near = self._near_levels(bits, sure, slack) if sure else ()
+        # every place chosen stays taken to the end: the early single pieces then need a cell next
+        # to a piece outside them (the room's first step), else no choice below can pass
+        door = self.door
+        taken = used | mine
+        tried = 0
+        base = bits.base
+        final = i + 1 == len(self.steps)
+        for d in range(slack + 1):
+            # cost d: joined to the pieces in d steps, or (sure) to a sure place in d steps and no fewer
+            at = levels[d]
+            if d < len(near):
+                at |= near[d]
+            at &= clear & ~tried
+            tried |= at
+            if final and at:            # the last step: run(i + 1) is the room left, inlined
+                if not self.early_singles:
+                    return True
+                while at:
+                    low = at & -at
+                    at ^= low
+                    cover = base * low
+                    if door & ~(taken | cover) and self._room_for_early_singles(taken | cover):
+                        return True
+                continue
+            cost = spent + d
+            while at:
+                low = at & -at
+                at ^= low
+                cover = base * low
+                if not door & ~(taken | cover):
                     continue
-                cost = spent + self._cost(base, cover, sure)
-                if cost > budget:
-                    continue
-            else:
-                cost = spent + base
-                if cost > budget:
-                    break               # the spots are sorted by cost
-                if cover & used:
-                    continue
-            if alone:
-                found = self.run(i + 1, used | cover, 0, sure | cover, cost)
-            elif last:
-                found = self.run(i + 1, used | mine | cover, 0, sure, cost)
-            else:
-                found = self.run(i + 1, used, mine | cover, sure, cost)
-            if found:
-                return True
+                if alone:
+                    found = self.run(i + 1, used | cover, 0, sure | cover, cost)
+                elif last:
+                    found = self.run(i + 1, used | mine | cover, 0, sure, cost)
+                else:
+                    found = self.run(i + 1, used, mine | cover, sure, cost)
+                if found:
+                    return True
         return False
-
-
-_COST = itemgetter(0)
 
 
 _PIECES: dict = {}        # _piece by the entry's text
@@ -251,10 +308,14 @@ class _Question:
     """The fixed part of a question (pieces to come, window, blocked, included and linked cells),
     parsed once; `number` names it in the memo of answers."""
 
-    __slots__ = ("number", "need", "steps", "early_singles", "include", "land", "anywhere", "last_window")
+    __slots__ = ("number", "need", "steps", "early_singles", "include", "land", "anywhere", "last_window",
+                 "depth", "include_box")
 
     def __init__(self, number: int, pieces: list, include: list, land: _Landscape, paths: bool):
         self.number, self.include, self.land = number, include, land
+        # the box (x0, y0, x1, y1) of the included cells, None without any
+        self.include_box = (min(c[0] for c in include), min(c[1] for c in include),
+                            max(c[0] for c in include), max(c[1] for c in include)) if include else None
         self.last_window = None  # (box x0 - window x0, box y0 - window y0) of the last window filled
         # nothing fixes where the pieces are (no blocked, included or linked cells): the answer
         # is the same for the occupied cells moved anywhere, so they are asked about moved to
@@ -263,8 +324,9 @@ class _Question:
         self.need, big = _plan(pieces)
         # the single pieces arriving before the last larger piece need room outside their places
         self.early_singles = big[-1][1] if big else 0
-        self.steps = [(shape, budget if paths else 0, len(shapes) == 1, a == len(shapes) - 1)
-                      for shapes, budget in big for a, shape in enumerate(shapes)]
+        self.steps = [(shape_bits(land.w, land.h, shape), budget if paths else 0, len(shapes) == 1,
+                       a == len(shapes) - 1) for shapes, budget in big for a, shape in enumerate(shapes)]
+        self.depth = max([step[1] for step in self.steps], default=0)  # no place costs more
 
 
 _MEMO: dict = {}          # answers by question: a rule asks the same one for several options
@@ -311,13 +373,40 @@ def _answer(occupied: frozenset, question: _Question) -> bool:
 def _answer_of(key: tuple | None, occupied: frozenset, more: list, question: _Question) -> bool:
     """Whether the occupied cells and `more` can still be filled (_completable), kept in _MEMO
     by `key` (_union_key of the cells; None: by the cells themselves)."""
-    key = (key or occupied.union(more), question.number)
-    hit = _MEMO.get(key)
+    if key is None:
+        cells = occupied.union(more) if more else occupied
+        key = (cells, question.number)
+        hit = _MEMO.get(key)
+        if hit is None:
+            hit = _keep(key, _completable(*_cells_mask(cells), question))
+        return hit
+    memo_key = (key, question.number)
+    hit = _MEMO.get(memo_key)
     if hit is None:
-        if len(_MEMO) >= _ANSWERS_LIMIT:
-            _MEMO.clear()
-        hit = _MEMO[key] = _completable(occupied.union(more) if more else occupied, question)
+        hit = _keep(memo_key, _completable(key[0], key[1], key[2], _ROW, question))
     return hit
+
+
+def _keep(key: tuple, answer: bool) -> bool:
+    """The answer, kept in _MEMO by `key` (emptied when full)."""
+    if len(_MEMO) >= _ANSWERS_LIMIT:
+        _MEMO.clear()
+    _MEMO[key] = answer
+    return answer
+
+
+def _cells_mask(cells: frozenset) -> tuple:
+    """(min x, min y, the cells as bits (y - min y) * stride + x - min x, stride): _completable's
+    arguments for cells too wide for a memo key's row (or none: mask 0)."""
+    if not cells:
+        return 0, 0, 0, 1
+    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+    x0, y0 = min(xs), min(ys)
+    stride = max(xs) - x0 + 1
+    mask = 0
+    for x, y in cells:
+        mask |= 1 << ((y - y0) * stride + x - x0)
+    return x0, y0, mask, stride
 
 
 _ROW = 64  # bits per row of a memo key's mask
@@ -437,26 +526,43 @@ def _plan(pieces: list) -> tuple:
     return need, big
 
 
-def _completable(occupied: set, question: _Question) -> bool:
+def _completable(mx: int, my: int, mask: int, stride: int, question: _Question) -> bool:
+    """Whether some window holding the occupied cells (bit (y - my) * stride + x - mx of `mask`
+    for cell (x, y)) can be filled by the pieces to come."""
     need, land = question.need, question.land
     w, h = land.w, land.h
-    room = w * h - len(occupied)        # every occupied cell is inside every window below
+    room = w * h - mask.bit_count()     # every occupied cell is inside every window below
     if not land.blocked and room != need:
         return False                    # no window has as many free cells as the pieces need
-    base = list(occupied) + question.include
-    if not base:
+    rows = []                           # the occupied cells row by row from my, as bits from mx
+    if mask:
+        if mask.bit_length() > h * stride:
+            return False                # more rows than a window has
+        full_row = (1 << stride) - 1
+        wide = 0
+        while mask:
+            row = mask & full_row
+            rows.append(row)
+            wide |= row
+            mask >>= stride
+        bx0, by0, bx1, by1 = mx, my, mx + wide.bit_length() - 1, my + len(rows) - 1
+        box = question.include_box
+        if box is not None:
+            bx0, by0, bx1, by1 = min(bx0, box[0]), min(by0, box[1]), max(bx1, box[2]), max(by1, box[3])
+    elif question.include_box is None:
         return False
-    xs = [c[0] for c in base]
-    ys = [c[1] for c in base]
-    bx0, bx1, by0, by1 = min(xs), max(xs), min(ys), max(ys)
+    else:
+        bx0, by0, bx1, by1 = question.include_box
     # so a cell's bit in the window at (x0, y0) is its bit on a board of row length w from the
     # first window's corner (X, Y), shifted right by (y0 - Y) * w + x0 - X
     if bx1 - bx0 >= w or by1 - by0 >= h:
         return False                    # no window holds them all
     X, Y = bx1 - w + 1, by1 - h + 1
     occ_all = 0
-    for x, y in occupied:
-        occ_all |= 1 << ((y - Y) * w + x - X)
+    shift = (my - Y) * w + mx - X
+    for row in rows:
+        occ_all |= row << shift
+        shift += w
     # the answer is true if some window can be filled, whichever is tried first: the window
     # that could be filled last time (where the box lies in it) first, as the same is often asked
     # again with one more piece
@@ -488,10 +594,14 @@ def _window_fills(land: _Landscape, x0: int, y0: int, occ: int, room: int, need:
         return False
     else:
         free = board.full & ~occ
-    search = _Search(board, free, occ, question.steps, question.early_singles)
-    if not search.reaches_every_free_cell():     # a free cell no piece can ever reach
+    rings = board.rings(occ, free)
+    reached = 0
+    for ring in rings:
+        reached |= ring
+    if reached != free:                 # a free cell no piece can ever reach
         return False
-    return search.run()
+    search = _Search(board, free, occ, question.steps, question.early_singles, rings, question.depth)
+    return search.first_path() or search.run()
 
 
 @builtin(min_args=2, kwargs=("max_width", "max_height", "blocked", "links", "include", "occupied",

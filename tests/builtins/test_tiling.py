@@ -225,8 +225,8 @@ def test_moved_answers_equal_the_search_on_random_cells():
         assert question.anywhere
         moved = frozenset((x + dx, y + dy) for x, y in cells)
         tiling._MEMO.clear()  # the search where the cells are, and where they are moved to
-        assert completable(moved, shapes, 3, 3, set(), []) == tiling._completable(moved, question) \
-            == tiling._completable(frozenset(cells), question)
+        assert completable(moved, shapes, 3, 3, set(), []) == tiling._completable(*tiling._cells_mask(moved), question) \
+            == tiling._completable(*tiling._cells_mask(frozenset(cells)), question)
 
 
 def test_the_window_tried_first_never_changes_the_answer():
@@ -245,7 +245,7 @@ def test_the_window_tried_first_never_changes_the_answer():
         answers = set()
         for last in [None] + [(dx, dy) for dx in range(4) for dy in range(4)]:
             question.last_window = last
-            answers.add(tiling._completable(cells, question))
+            answers.add(tiling._completable(*tiling._cells_mask(cells), question))
         assert len(answers) == 1, (sorted(cells), blocked, shapes)
 
 
