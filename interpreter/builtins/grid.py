@@ -8,6 +8,7 @@ of cell pairs `[[a, b], …]` that count as adjacent although they are not ortho
 from __future__ import annotations
 
 import itertools
+import marshal
 from operator import itemgetter
 from typing import Any, Iterable
 
@@ -15,6 +16,7 @@ from ..errors import RuleRuntimeError
 from ..values import ZoneRef
 from . import builtin
 from .bitgrid import BitWindow
+from .grid_board import board_placements
 
 _ORTHO = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _ROW_MAJOR = itemgetter(1, 0)  # sort cells by row, then column
@@ -167,21 +169,33 @@ def grid_neighbor_values(S, zone, cell, attr, links=None):
 
 
 def _components(cells: set, lmap: dict) -> list:
-    seen: set = set()
+    """The connected groups of `cells` (orthogonal or through `lmap`'s links), each sorted, in
+    the order of their first cells: a group is gathered from its first cell, its cells taken
+    out of the cells still to visit as they are reached."""
+    left = set(cells)
     groups = []
     for start in sorted(cells):
-        if start in seen:
+        if start not in left:
             continue
-        seen.add(start)
-        stack, group = [start], []
+        left.discard(start)
+        stack, group = [start], [start]
         while stack:
             c = stack.pop()
-            group.append(c)
-            for n in _adjacent(c, lmap):
-                if n in cells and n not in seen:
-                    seen.add(n)
+            x, y = c
+            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if n in left:
+                    left.discard(n)
                     stack.append(n)
-        groups.append(sorted(group))
+                    group.append(n)
+            extra = lmap.get(c) if lmap else None
+            if extra:
+                for n in extra:
+                    if n in left:
+                        left.discard(n)
+                        stack.append(n)
+                        group.append(n)
+        group.sort()
+        groups.append(group)
     return groups
 
 
@@ -376,8 +390,8 @@ def _fillable_filter(out: list, shape: Any, g: frozenset, blocked: frozenset, pa
     return kept
 
 
-_RECENT: list = []        # the last few (arguments, _placement_args of them): a rule asks about
-# one grid with the same blocked cells and links for every tile
+_RECENT: list = []        # the last 8 (arguments, _placement_args of them): a rule asks about
+# one grid with the same blocked cells and links for every tile (a game has a few such grids)
 _PARSED: dict = {}        # the same, by content: one number for the same arguments
 _SERIAL = itertools.count()
 _ANSWERS: dict = {}       # grid_placements by (its arguments' number, cells, shape, bounds, fillable)
@@ -404,8 +418,11 @@ def _placement_args(blocked: Any, links: Any, include: Any, start: Any) -> tuple
         anywhere = not blocked_set and not lmap and not include_cells  # see grid_placements
         parsed = _PARSED[content] = (blocked_set, lmap, pairs, include_cells, start_cells, next(_SERIAL),
                                      anywhere)
-    _RECENT.insert(0, (args, parsed))
-    del _RECENT[4:]
+    try:  # kept as they are now (a list handed in may change later): a copy
+        _RECENT.insert(0, (marshal.loads(marshal.dumps(args)), parsed))
+    except ValueError:  # a value marshal cannot copy: not kept among the recent ones
+        return parsed
+    del _RECENT[8:]
     return parsed
 
 
@@ -448,9 +465,28 @@ def placements(g: Any, shape: tuple, max_width: Any = None, max_height: Any = No
     return list(out)
 
 
+def _box_of(cells: list) -> tuple:
+    """(min x, min y, max x, max y) of cells (not none)."""
+    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
 def _placements(g: frozenset, shape: tuple, max_width: Any, max_height: Any, parsed: tuple,
                 fillable: Any) -> list:
-    """grid_placements' answer for the occupied cells g."""
+    """grid_placements' answer for the occupied cells g: on one bit board (grid_board) where it
+    applies, else cell by cell."""
+    if g and max_width is not None and max_height is not None:
+        base = list(g) + parsed[3]
+        out = board_placements(g, shape, max_width, max_height, parsed[0], parsed[2], _box_of(base), fillable,
+                               parsed[5])
+        if out is not None:
+            return out
+    return _cell_placements(g, shape, max_width, max_height, parsed, fillable)
+
+
+def _cell_placements(g: frozenset, shape: tuple, max_width: Any, max_height: Any, parsed: tuple,
+                     fillable: Any) -> list:
+    """grid_placements' answer for the occupied cells g, worked out cell by cell."""
     blocked_set, lmap, pairs, include_cells, start_cells = parsed[:5]
     base = list(g)
     if include_cells:

@@ -30,6 +30,8 @@ def is_simple(code: str) -> bool:
 class WriterBase:
     """What every part of the generator shares: the rule file, the layout, fresh names, lines."""
 
+    fold_inline = False  # True in constants.py's folding writer: every call inlined, never written
+
     def __init__(self, loaded: RuleFile, n: int = 2, options: dict | None = None):
         self.L = loaded
         self.d = loaded.game

@@ -81,10 +81,21 @@ class ExpressionWriter(WriterBase):
         cond = f" if {self.expr(n.cond, inner)}" if n.cond is not None else ""
         if cond == " if True":  # a condition known true (lists.py's assignable of no element)
             cond = ""
-        elt, seq = self.expr(n.elt, inner), self.expr(n.iter, env)
+        elt = self.expr(n.elt, inner)
         if not cond and elt == var:  # every element as it is: a copy, made by list()
-            return f"list({seq})"
-        return f"[{elt} for {var} in {seq}{cond}]"
+            return f"list({self.expr(n.iter, env)})"
+        return f"[{elt} for {var} in {self.iterated(n.iter, env)}{cond}]"
+
+    def iterated(self, node: ast.Node, env: dict) -> str:
+        """The code of a sequence that is only iterated over (by a comprehension or a for loop):
+        a call of the builtin `range` as Python's range itself, with no list made of it (the
+        same numbers in the same order; its arguments evaluated, and refused, alike)."""
+        code = self.expr(node, env)
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
+                and "range" not in env and "range" not in self.d.functions
+                and code.startswith("list(range(") and code.endswith("))")):
+            return code[len("list("):-1]
+        return code
 
     def e_BinOp(self, n, env):
         if n.op in ("/", "//", "%"):
@@ -109,7 +120,12 @@ class ExpressionWriter(WriterBase):
         return f"(-{self.expr(n.operand, env)})"
 
     def e_Ternary(self, n, env):
-        return f"({self.expr(n.then, env)} if {self.expr(n.cond, env)} else {self.expr(n.orelse, env)})"
+        then = self.expr(n.then, env)
+        cond = self.expr(n.cond, env)
+        if cond == "True":  # a condition known when the program is written (an option, say)
+            return then
+        orelse = self.expr(n.orelse, env)
+        return orelse if cond == "False" else f"({then} if {cond} else {orelse})"
 
     def e_ListLit(self, n, env):
         return "[" + ", ".join(self.expr(x, env) for x in n.items) + "]"
@@ -162,7 +178,7 @@ class ExpressionWriter(WriterBase):
             if fn.proc is not None or name not in self.L.fn_nodes or len(args) != len(fn.params):
                 raise self.unsupported(f"calling {name} in an expression", n)
             codes = [self.expr(arg, env) for arg in args]
-            if not all(is_simple(c) for c in codes):  # a nested function of play()
+            if not all(is_simple(c) for c in codes) and not self.fold_inline:  # a nested function of play()
                 self.needed.setdefault(name, f"f_{name}")
                 return f"f_{name}({', '.join(codes)})"
             inner = dict(zip(fn.params, codes))  # inlined: its body with the arguments
@@ -182,7 +198,7 @@ class ExpressionWriter(WriterBase):
             if found is not None:
                 return found
         if name in ("count", "any", "all", "sum") and len(args) == 2:
-            seq = self.expr(args[0], env)
+            seq = self.iterated(args[0], env)
             var, body = self.lam(args[1], env)
             if name == "count":  # list comprehensions: cheaper than generators on short lists
                 return f"len([0 for {var} in {seq} if {body}])"
@@ -227,7 +243,7 @@ class ExpressionWriter(WriterBase):
             return f"P_{args[0].id}"
         if name in ("map", "filter") and len(args) == 2:
             var, body = self.lam(args[1], env)
-            seq = self.expr(args[0], env)
+            seq = self.iterated(args[0], env)
             return f"[{body} for {var} in {seq}]" if name == "map" else f"[{var} for {var} in {seq} if {body}]"
         if name in ("max", "min") and len(args) == 1:
             default = self.expr(n.kwargs["default"], env) if n.kwargs else "None"

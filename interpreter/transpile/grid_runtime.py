@@ -15,6 +15,7 @@ from ..builtins.grid import (_components as _grid_components_of, _link_map as _g
                              _adjacent as _grid_adjacent, grid_bbox as _grid_bbox_of, line_partition as _line_partition,
                              placements as _engine_placements, _bbox_fits as _grid_bbox_fits,
                              _fillable_filter, _placement_args, _extents as _shape_extents, _ROW_MAJOR)
+from ..builtins.grid_board import board_placements as _board_placements
 from ..builtins.majority import awards_by_place as _awards_of, ranking as _ranking_of
 from ..builtins.tiling import completable_anchors as _engine_completable_anchors
 from ..state import check_grid_bounds as _check_grid_bounds
@@ -49,8 +50,10 @@ def _copy_cells(g):
 
 
 _STRIDE = 64  # bits per row of a grid's mask
+_NONE = frozenset()
 _SHAPES_AT: dict = {}  # (mask, shape, w, h) -> the placements of the cells at the origin
 _SHAPES_AT_LIMIT = 50000
+_OPEN_AT: dict = {}  # the same moved back, by (mask, corner, shape, w, h): no moving when asked again
 _FIXED_AT: dict = {}  # placements by (mask, corner, shape, w, h, fillable, the other arguments' text)
 _ANCHORS_AT: dict = {}  # the same for grid_completable_anchors: the anchors kept, by index
 
@@ -130,7 +133,8 @@ def _off_grid(pc, gpos):
 
 def _placements(g, shape, w, h, blocked, links, include, start, fillable):
     """grid_placements (builtins.grid.placements) on a grid with pieces and a bounded box: kept
-    by the grid's mask, its corner and the other arguments (their marshal text); without
+    by the grid's mask, its corner and the number naming the other arguments
+    (grid._placement_args, which finds the same lists again at once); without
     blocked, linked or included cells the answer depends only on the cells moved to the origin
     (as builtins.grid.placements finds too) and is worked out here from the cells next to the
     pieces (g.front) and the box (g.box), as builtins.grid._placements does."""
@@ -138,33 +142,34 @@ def _placements(g, shape, w, h, blocked, links, include, start, fillable):
         return _engine_placements(g, shape, w, h, blocked, links, include, start, fillable)
     if not blocked and not links and not include:
         return _open_placements(g, shape, w, h)
-    try:
-        args = _marshal.dumps((blocked, links, include, start), 2)
-    except ValueError:  # a value marshal cannot write: asked as it is
-        return _engine_placements(g, shape, w, h, blocked, links, include, start, fillable)
+    parsed = _placement_args(blocked, links, include, start)
     mask, x0, y0 = _mask_of(g)
-    key = (mask, x0, y0, shape, w, h, bool(fillable), args)
+    key = (mask, x0, y0, shape, w, h, bool(fillable), parsed[5])
     out = _FIXED_AT.get(key)
     if out is None:
         if len(_FIXED_AT) >= _SHAPES_AT_LIMIT:
             _FIXED_AT.clear()
-        out = _FIXED_AT[key] = _open_placements_of(g, shape, w, h, _placement_args(blocked, links, include, start),
-                                                   fillable)
+        out = _FIXED_AT[key] = _open_placements_of(g, shape, w, h, parsed, fillable)
     return list(out)
 
 
 def _open_placements(g, shape, w, h):
     """builtins.grid._placements without blocked, linked or included cells, g not empty: the
     answer depends only on the cells moved to the origin (as builtins.grid.placements finds
-    too), so it is kept by their mask."""
+    too), so it is kept by their mask; and by the mask and the corner as it is handed out."""
     mask, x0, y0 = _mask_of(g)
-    key = (mask, shape, w, h)
-    at = _SHAPES_AT.get(key)
-    if at is None:
-        if len(_SHAPES_AT) >= _SHAPES_AT_LIMIT:
-            _SHAPES_AT.clear()
-        at = _SHAPES_AT[key] = [(x - x0, y - y0) for x, y in _open_placements_of(g, shape, w, h)]
-    return [(x + x0, y + y0) for x, y in at]
+    key = (mask, x0, y0, shape, w, h)
+    out = _OPEN_AT.get(key)
+    if out is None:
+        at = _SHAPES_AT.get(key[:1] + key[3:])
+        if at is None:
+            if len(_SHAPES_AT) >= _SHAPES_AT_LIMIT:
+                _SHAPES_AT.clear()
+            at = _SHAPES_AT[key[:1] + key[3:]] = [(x - x0, y - y0) for x, y in _open_placements_of(g, shape, w, h)]
+        if len(_OPEN_AT) >= _SHAPES_AT_LIMIT:
+            _OPEN_AT.clear()
+        out = _OPEN_AT[key] = [(x + x0, y + y0) for x, y in at]
+    return list(out)
 
 
 def _mask_of(g):
@@ -187,9 +192,29 @@ def _mask_of(g):
 
 
 def _open_placements_of(g, shape, w, h, parsed=None, fillable=False):
-    """builtins.grid._placements worked out for a grid with pieces and a bounded box, from the
-    empty cells next to its pieces (g.front) and its box (g.box); `parsed`: the blocked cells,
-    link map, link pairs and included cells (grid._placement_args), None for none."""
+    """builtins.grid._placements worked out for a grid with pieces and a bounded box (g.box) on
+    one bit board (builtins.grid_board), else from the empty cells next to its pieces (g.front);
+    `parsed`: the blocked cells, link map, link pairs, included cells and the number naming
+    them (grid._placement_args), None for none."""
+    box = g.box
+    if box is None:
+        xs, ys = [c[0] for c in g], [c[1] for c in g]
+        box = g.box = [min(xs), min(ys), max(xs), max(ys)]
+    if parsed is None:
+        out = _board_placements(g, shape, w, h, _NONE, (), box, False)
+    else:
+        include = parsed[3]
+        if include:
+            xs, ys = [c[0] for c in include], [c[1] for c in include]
+            box = (min(box[0], min(xs)), min(box[1], min(ys)), max(box[2], max(xs)), max(box[3], max(ys)))
+        out = _board_placements(g, shape, w, h, parsed[0], parsed[2], box, fillable, parsed[5])
+    if out is not None:
+        return out
+    return _front_placements_of(g, shape, w, h, parsed, fillable)
+
+
+def _front_placements_of(g, shape, w, h, parsed, fillable):
+    """_open_placements_of cell by cell, from the empty cells next to the pieces (g.front)."""
     front = g.front
     if front is None:
         front = set()
@@ -197,11 +222,7 @@ def _open_placements_of(g, shape, w, h, parsed=None, fillable=False):
             front.update(((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)))
         front.difference_update(g)
         g.front = front
-    box = g.box
-    if box is None:
-        xs, ys = [c[0] for c in g], [c[1] for c in g]
-        box = g.box = [min(xs), min(ys), max(xs), max(ys)]
-    bx0, by0, bx1, by1 = box
+    bx0, by0, bx1, by1 = g.box
     blocked = ()
     if parsed is not None:
         blocked, lmap, pairs, include = parsed[:4]
@@ -326,17 +347,37 @@ def _cells_with(g, values, wanted):
 
 
 def _cells_with_of(g, values, wanted):
+    """The sorted cells whose square's value is in `wanted`, from the grid's cells grouped by
+    value (_groups_of: one pass for every value a rule asks about)."""
     want = set(wanted) if isinstance(wanted, (list, tuple)) else {wanted}
+    groups = _groups_of(g, values)
     out = []
-    for c, (pc, part) in g.items():
-        v = values[pc]
-        t = type(v)
-        if t is list or t is tuple:
-            v = v[part] if part < len(v) else None
-        if v in want:
-            out.append(c)
+    for v in want:
+        cells = groups.get(v)
+        if cells:
+            out.extend(cells)
     out.sort()
     return out
+
+
+def _groups_of(g, values):
+    """value -> the cells whose square has it (none included), kept in g.reads until g changes."""
+    key = ("groups", id(values))
+    kept = g.reads.get(key)
+    if kept is None:
+        kept = {}
+        for c, (pc, part) in g.items():
+            v = values[pc]
+            t = type(v)
+            if t is list or t is tuple:
+                v = v[part] if part < len(v) else None
+            cells = kept.get(v)
+            if cells is None:
+                kept[v] = [c]
+            else:
+                cells.append(c)
+        g.reads[key] = kept
+    return kept
 
 
 def _tally(g, values):
@@ -365,7 +406,7 @@ def _neighbor_values(g, c, values, links):
     """grid_neighbor_values: the values next to (or linked to) cell c, without repeats (in the
     order of builtins.grid._adjacent: right, left, down, up, then the linked cells)."""
     x, y = _grid_cell(c)
-    near = _grid_adjacent((x, y), _grid_link_map(links)) if links else ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+    near = _grid_adjacent((x, y), _link_map(links)) if links else ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
     out = []
     for n in near:
         hit = g.get(n)
@@ -379,9 +420,28 @@ def _neighbor_values(g, c, values, links):
     return out
 
 
+_LINK_MAPS: list = []  # the last 8 (links as they were, builtins.grid._link_map of them)
+
+
+def _link_map(links):
+    """builtins.grid._link_map, found again for the last few links by their content when they
+    were asked about (a copy: a list handed in may change later); a rule reads one grid's
+    links for every cell it scores."""
+    for kept, lmap in _LINK_MAPS:
+        if kept == links:
+            return lmap
+    lmap = _grid_link_map(links)
+    try:
+        _LINK_MAPS.insert(0, (_marshal.loads(_marshal.dumps(links)), lmap))
+    except ValueError:  # a value marshal cannot copy: not kept
+        return lmap
+    del _LINK_MAPS[8:]
+    return lmap
+
+
 def _components(cells, links):
     """grid_components (builtins.grid)."""
-    return _grid_components_of({_grid_cell(c) for c in cells}, _grid_link_map(links))
+    return _grid_components_of({_grid_cell(c) for c in cells}, _link_map(links) if links else {})
 
 
 def _grid_at(g, c):

@@ -225,8 +225,9 @@ class PieceKindWriter(WriterBase):
 
     def _over(self, n: ast.Node, env: dict, zone_copy: bool) -> tuple[dict, ast.Node]:
         """A loop's sequence, written now, as a name in a copy of env; the next fresh name made
-        for the loop variable records the elements' kind."""
-        seq = self.expr(n.iter, env)
+        for the loop variable records the elements' kind. A for loop's (zone_copy) is only
+        iterated over (expressions.iterated)."""
+        seq = self.iterated(n.iter, env) if zone_copy else self.expr(n.iter, env)
         if zone_copy and self.is_zone(n.iter, env):
             seq = f"list({seq})"
         inner = dict(env)
@@ -243,7 +244,7 @@ class PieceKindWriter(WriterBase):
 
     def e_Comprehension(self, n, env):
         inner = dict(env)
-        inner["\x00iter"] = self.expr(n.iter, env)
+        inner["\x00iter"] = self.iterated(n.iter, env)
         self._pending = (n.var, element(self.kind(n.iter, env)))
         try:
             return super().e_Comprehension(

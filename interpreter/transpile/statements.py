@@ -144,7 +144,7 @@ class StatementWriter(WriterBase):
         self.body(n.body, dict(env), depth + 1, chooser)
 
     def s_For(self, n, env, depth, chooser):
-        seq = self.expr(n.iter, env)
+        seq = self.iterated(n.iter, env)
         if self.is_zone(n.iter, env):
             seq = f"list({seq})"
         inner = dict(env)

@@ -397,3 +397,66 @@ def test_line_partition_answers_kept_are_those_worked_out():
     grid._LINES.clear()
     assert type(grid.line_partition([(0, 0), (1, 0)], [0, 1, 3])) is int
     assert type(grid.line_partition([(0, 0), (1, 0)], [0, 1.0, 3.0])) is float
+
+
+def test_placements_on_the_bit_board_are_those_worked_out_cell_by_cell():
+    """grid_board.board_placements (every anchor and window as masks of one board) gives the
+    answers grid._cell_placements works out cell by cell — blocked, linked and included cells,
+    `fillable`, shapes of 1–3 squares, bounds 3–7 — on 400 random grids; it declines (None) a
+    shape not drawn from (0, 0) and a box already over the bounds."""
+    from interpreter.builtins.grid_board import board_placements
+    rng = random.Random(11)
+    square = [(x, y) for x in range(-1, 5) for y in range(-1, 5)]
+    shapes = [((0, 0),), ((0, 0), (1, 0)), ((0, 0), (0, 1)), ((1, 0), (0, 1)), ((0, 0), (1, 0), (1, 1)),
+              ((0, 0), (0, 1), (0, 2))]
+    boarded = 0
+    for _ in range(400):
+        cells = frozenset(rng.sample(square, rng.randint(1, 9)))
+        blocked = [list(c) for c in rng.sample([c for c in square if c not in cells], rng.randint(0, 6))]
+        links = [[list(a), list(b)] for a, b in (rng.sample(square, 2) for _ in range(rng.randint(0, 2)))]
+        include = [[0, 0], [2, 2]] if rng.random() < 0.4 else []
+        parsed = grid._placement_args(blocked, links, include, None)
+        box = grid._box_of(list(cells) + parsed[3])
+        for shape in shapes:
+            for bound in (3, 5, 7):
+                for fillable in (False, True):
+                    want = grid._cell_placements(cells, shape, bound, bound, parsed, fillable)
+                    got = board_placements(cells, shape, bound, bound, parsed[0], parsed[2], box, fillable)
+                    assert got is None or got == want, (cells, blocked, links, include, shape, bound, fillable)
+                    boarded += got is not None
+    assert boarded > 7000
+    assert board_placements({(0, 0)}, ((0, 0), (-1, 0)), 4, 4, frozenset(), [], (0, 0, 0, 0), False) is None
+    assert board_placements({(0, 0), (4, 0)}, ((0, 0),), 4, 4, frozenset(), [], (0, 0, 4, 0), False) is None
+
+
+def test_components_are_the_groups_a_pairwise_union_finds():
+    """grid._components (each group gathered from its first cell): the groups of cells joined
+    orthogonally or by a link, found by merging every joined pair, each sorted, in the order
+    of their first cells; on 300 random sets of cells and links."""
+    rng = random.Random(5)
+    square = [(x, y) for x in range(-2, 5) for y in range(-2, 5)]
+    for _ in range(300):
+        cells = set(rng.sample(square, rng.randint(0, 20)))
+        links = [tuple(rng.sample(square, 2)) for _ in range(rng.randint(0, 3))]
+        lmap = grid._link_map(links)
+        group = {c: {c} for c in cells}
+        for a in cells:
+            for b in cells:
+                if (abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 or b in lmap.get(a, ())) and group[a] is not group[b]:
+                    merged = group[a] | group[b]
+                    for c in merged:
+                        group[c] = merged
+        want = sorted({id(g): sorted(g) for g in group.values()}.values())
+        assert grid._components(cells, lmap) == want
+
+
+def test_placement_arguments_changed_after_a_call_are_read_again():
+    """grid._placement_args finds the last few arguments again by their content when the call
+    was made (the generated programs key placements by its number): a list changed since is
+    read anew."""
+    blocked = [[1, 0]]
+    first = grid._placement_args(blocked, [], [], None)
+    assert grid._placement_args(blocked, [], [], None) is first
+    blocked.append([2, 0])
+    again = grid._placement_args(blocked, [], [], None)
+    assert again[0] == frozenset({(1, 0), (2, 0)}) and again[5] != first[5]

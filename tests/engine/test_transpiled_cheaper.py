@@ -248,3 +248,100 @@ def test_roll_leaves_the_rng_as_below_would_and_asks_another_generator():
     values = [None] * 13
     _roll(Counting(1), [0, 1, 2], faces, values)
     assert Counting.calls == 3 and values[:3] == [5, 5, 5]
+
+
+RANGES = LOOT + """
+let k = count(hand[player]) + 2
+for j in range(k):
+  hits += j
+hits += sum(range(1, k), j => j * 2) + count(range(k), j => j > 1)
+seen = concat([j for j in range(k) if j != 1], map(range(k), j => j + 1), filter(range(2, k), j => j > 2))
+"""
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_range_only_iterated_over_is_no_list(tmp_path, players):
+    """`range(…)` iterated by a for loop, a comprehension, sum/count/map/filter is Python's
+    range itself (expressions.iterated): no list made; the same games as the engine."""
+    path = write(tmp_path, loot=RANGES)
+    assert differing_seeds(path, players, None, range(20)) == []
+    source = transpile(path, players)
+    assert re.search(r"for j_\d+ in range\(k_\d+\):", source)
+    assert re.search(r"for j_\d+ in range\(1, k_\d+\)\]", source)
+    assert re.search(r"for j_\d+ in range\(2, k_\d+\) if", source)
+    assert "list(range(" not in source
+
+
+FOLDED = """
+game: {id: f, name: F, version: 1, players: {min: 2, max: 3}}
+options:
+  double: {type: bool, default: true, description: "Twice the rank."}
+tables:
+  rows:
+    - {round: 1, size: 3}
+    - {round: 2, size: 2}
+    - {round: 3, size: 4}
+components:
+  card:
+    kind: card
+    start: deck
+    items:
+      - {id: a, rank: 1, count: 9}
+      - {id: b, rank: 2, count: 9}
+zones:
+  deck: {ordered: true, visibility: hidden}
+  hand: {per: [player]}
+counters:
+  points: {per: [player], initial: 0}
+functions:
+  size_in:
+    params: [r]
+    expr: "rows[r - 1].size * 2 if r > 0 else 0"
+  later_total:
+    expr: "sum([size_in(row.round) for row in rows if row.round > 1])"
+setup:
+  - id: deal
+    do: |
+      shuffle deck
+      deal 2 from deck to hand
+flow:
+  rounds: 3
+  phases:
+    - id: play
+      turns: seat
+      turn: |
+        choose c from hand[player] prompt "Card"
+        move c to deck
+        draw 1 from deck to hand[player]
+        points[player] += c.rank + later_total() + size_in(round)
+        points[player] += c.rank * 2 if option.double else c.rank - 1
+scoring:
+  score: "points[player]"
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_constant_function_calling_one_with_a_computed_argument_is_folded(tmp_path, players):
+    """`later_total()` reads only a table through `size_in(row.round)` (an argument computed,
+    so size_in is a nested function where it is called): folded all the same (constants.py's
+    folded_inline), to its value 12; `size_in(round)` is still computed; the engine's games."""
+    path = tmp_path / "game.yaml"
+    path.write_text(FOLDED, encoding="utf-8")
+    Game.load(path)
+    assert differing_seeds(path, players, None, range(20)) == []
+    source = transpile(path, players)
+    assert re.search(r"\(A_rank\[c_\d+\] \+ 12\)", source)
+    assert "T_rows[(v_round - 1)]" in source
+
+
+@pytest.mark.parametrize("double", [True, False])
+def test_a_condition_known_when_the_program_is_written_leaves_one_branch(tmp_path, double):
+    """`x if option.double else y`: the option is known when the program is written, so only
+    the branch it takes is written (expressions.e_Ternary); the engine's games either way."""
+    path = tmp_path / "game.yaml"
+    path.write_text(FOLDED, encoding="utf-8")
+    Game.load(path)
+    assert differing_seeds(path, 2, {"double": double}, range(15)) == []
+    source = transpile(path, 2, {"double": double})
+    assert " if True else " not in source and " if False else " not in source
+    assert re.search(r"\+= \(A_rank\[c_\d+\] \* 2\)" if double else r"\+= \(A_rank\[c_\d+\] - 1\)", source)

@@ -310,3 +310,52 @@ def test_rankings_worked_out_by_the_program_are_the_engines():
         calls = []
         got = _ranking(list(xs), lambda x: calls.append(x) or values[x], policy)
         assert got == ranking(None, tuple(xs), values.get, policy) and calls == list(xs), (xs, values, policy)
+
+
+def test_link_maps_kept_by_the_runtime_follow_a_changed_list():
+    """grid_runtime._link_map finds the link map of the last few links again by their content
+    when asked: the engine's map, and a list changed since is read anew."""
+    from interpreter.builtins.grid import _link_map as engine_link_map
+    from interpreter.transpile.grid_runtime import _link_map
+    links = [[[0, 0], [2, 0]]]
+    assert _link_map(links) == engine_link_map(links)
+    assert _link_map(links) is _link_map(links)
+    links.append([[0, 1], [2, 1]])
+    assert _link_map(links) == engine_link_map(links) and (2, 1) in _link_map(links)
+
+
+def test_cells_with_a_value_read_from_the_grouped_cells_are_the_engines():
+    """grid_runtime._cells_with answers from the grid's cells grouped by value once
+    (_groups_of): the cells builtins.grid_cells_with's reading keeps (each square's value, a
+    list attribute's element for its part, none past its end; 1 and true alike), sorted, for
+    scalar and list arguments, on random grids, and again after the grid changes."""
+    import random
+    from interpreter.transpile.grid_runtime import _Cells, _cells_with, _place
+    rng = random.Random(9)
+    values = [rng.choice(["a", "b", 1, True, None, ["a", "b"], ("b",), [1, "c"]]) for _ in range(40)]
+
+    def literal(g, wanted):
+        want = set(wanted) if isinstance(wanted, (list, tuple)) else {wanted}
+        out = []
+        for c, (pc, part) in g.items():
+            v = values[pc]
+            if type(v) in (list, tuple):
+                v = v[part] if part < len(v) else None
+            if v in want:
+                out.append(c)
+        return sorted(out)
+
+    for _ in range(100):
+        g, loc, gpos, z = _Cells(), [None] * 40, [None] * 40, []
+        pieces = list(range(40))
+        rng.shuffle(pieces)
+        home = list(pieces)
+        for pc in home:
+            loc[pc] = home
+        for pc in pieces[:rng.randint(1, 12)]:
+            at = (rng.randint(0, 5) * 2, rng.randint(0, 5))
+            if at in g or (at[0] + 1, at[1]) in g:
+                continue
+            for wanted in ("a", "b", 1, None, ["a", "c"], [True, None], ()):
+                assert _cells_with(g, values, wanted) == literal(g, wanted)
+            _place(pc, at, ((0, 0), (1, 0)), g, z, {}, loc, gpos)
