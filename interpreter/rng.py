@@ -24,6 +24,9 @@ class Rng:
         return r
 
     def next32(self) -> int:
+        """PCG32's output: the old state's xorshift rotated right by its top five bits. The
+        draws below write the rotation of a 32-bit x as ((x << 32 | x) >> rot) & _MASK32, the
+        two copies made by one multiplication (x * 0x100000001): the same number in fewer steps."""
         old = self.state
         self.state = (old * _MULT + _INC) & _MASK64
         xorshifted = (((old >> 18) ^ old) >> 27) & _MASK32
@@ -41,9 +44,7 @@ class Rng:
         while True:  # next32, inlined (as in shuffle)
             old = state
             state = (old * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
-            x = ((old >> 18 ^ old) >> 27) & 0xFFFFFFFF
-            rot = old >> 59
-            r = (x >> rot | x << (32 - rot)) & 0xFFFFFFFF
+            r = (((old >> 18 ^ old) >> 27 & 0xFFFFFFFF) * 0x100000001 >> (old >> 59)) & 0xFFFFFFFF
             if r >= threshold:
                 self.state = state
                 return r % n
@@ -59,14 +60,13 @@ class Rng:
         for i in range(len(items) - 1, 0, -1):
             n = i + 1
             threshold = 4294967296 % n  # = ((1 << 32) - n) % n
-            while True:  # next32, inlined (x << (32 - rot) masks to what x << (-rot & 31) gives)
+            old = state  # next32, inlined (the rotation as next32 says)
+            state = (old * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+            r = (((old >> 18 ^ old) >> 27 & 0xFFFFFFFF) * 0x100000001 >> (old >> 59)) & 0xFFFFFFFF
+            while r < threshold:  # below's rejection (rare): the next draw
                 old = state
                 state = (old * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
-                x = ((old >> 18 ^ old) >> 27) & 0xFFFFFFFF
-                rot = old >> 59
-                r = (x >> rot | x << (32 - rot)) & 0xFFFFFFFF
-                if r >= threshold:
-                    break
+                r = (((old >> 18 ^ old) >> 27 & 0xFFFFFFFF) * 0x100000001 >> (old >> 59)) & 0xFFFFFFFF
             j = r % n
             items[i], items[j] = items[j], items[i]
         self.state = state
@@ -97,14 +97,13 @@ class Rng:
                         raise ValueError("below() needs a positive bound")
                     out[k] = seq[0]
                     continue
-                while True:  # next32, inlined (as in shuffle)
+                old = state  # next32, inlined (as in shuffle)
+                state = (old * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
+                r = (((old >> 18 ^ old) >> 27 & 0xFFFFFFFF) * 0x100000001 >> (old >> 59)) & 0xFFFFFFFF
+                while r < threshold:  # below's rejection (rare): the next draw
                     old = state
                     state = (old * 6364136223846793005 + 1442695040888963407) & 0xFFFFFFFFFFFFFFFF
-                    x = ((old >> 18 ^ old) >> 27) & 0xFFFFFFFF
-                    rot = old >> 59
-                    r = (x >> rot | x << (32 - rot)) & 0xFFFFFFFF
-                    if r >= threshold:
-                        break
+                    r = (((old >> 18 ^ old) >> 27 & 0xFFFFFFFF) * 0x100000001 >> (old >> 59)) & 0xFFFFFFFF
                 out[k] = seq[r % n]
         finally:
             self.state = state

@@ -3,11 +3,14 @@ per player, each run up to its first decision in the order the players are given
 decisions in passes, each waiting player once per pass in seat order (State.current_players, as
 simulate's loop asks them). A block with decisions is written as a generator that yields
 (chooser, options) at each decision and receives the index; runtime._simultaneous drives them.
-A block without decisions runs player after player, as its threads would."""
+A block without decisions runs player after player, as its threads would. Two forms run as
+_simultaneous would, without a generator: one decision at the block's top level (two passes,
+below), one decision in one loop (a choice of several: block_loops.py)."""
 from __future__ import annotations
 
 import re
 
+from .block_loops import loop_rounds
 from .procedures import ProcedureWriter
 
 
@@ -60,6 +63,13 @@ class BlockWriter(ProcedureWriter):
         if (assigned & outer_names) - top:  # the engine's block sets its own copy of the locals
             raise self.unsupported("a simultaneous block setting a local of the procedure around it", n)
         if self._two_passes(start, depth, var, inner[chr(0) + "iter"], top):
+            return
+        rounds = None
+        if inner[chr(0) + "iter"] == "_PLAYERS" and self.lines[start] == "    " * (depth + 1) + f"{var} = player_arg":
+            rounds = loop_rounds(self.lines[start + 1:], depth, var, top, self.fresh)
+        if rounds is not None:  # one decision in one loop: plain loops (block_loops.py)
+            del self.lines[start - 1:]
+            self.lines.extend(rounds)
             return
         shared = sorted(assigned & top)
         if shared:

@@ -52,11 +52,15 @@ class LooksWriter(PieceKindWriter):
         self.emit(1, f"ZI = dict(zip(map(id, ({''.join(c + ', ' for c, _ in entries)})), "
                      f"({''.join(f + ', ' for _, f in entries)})))")
         dyn = [f"D_{a}" if a in self.unset_differs else f"M_{a}" for a in self.mutable]
-        per_piece = []
-        for s in self.lay.static:
-            names = self.d.components[s["kind"]].mutable
-            per_piece.append("(" + "".join(f"{dyn[self.mutable.index(a)]}, " for a in names) + ")")
-        self.emit(1, f"PS = (loc, ZI, FACE, SEEN, UP0, SINGULAR, HKEY, VKEY, [{', '.join(per_piece)}])")
+        per_piece, one = [], []
+        for s, alone in zip(self.lay.static, self.lay.singular):
+            names = [dyn[self.mutable.index(a)] for a in self.d.components[s["kind"]].mutable]
+            per_piece.append("(" + "".join(f"{name}, " for name in names) + ")")
+            one.append(names[0] if len(names) == 1 and not alone else "None")
+        # the last entry: each piece's one changing attribute's list (not alone of its kind, one
+        # such attribute), else None: runtime._open_options' quick loop
+        self.emit(1, f"PS = (loc, ZI, FACE, SEEN, UP0, SINGULAR, HKEY, VKEY, [{', '.join(per_piece)}], "
+                     f"[{', '.join(one)}])")
 
     def zone_facts(self) -> list[tuple[str, str]]:
         """ZI's entries: (a zone list's code, its facts (ordered, visibility face up, face down,

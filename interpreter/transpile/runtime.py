@@ -183,7 +183,7 @@ def _piece_options(cands, who, ps):
 
 def _looked_options(cands, who, ps):
     """_piece_options by each candidate's look, whatever zones the candidates lie in."""
-    loc, zi, face, seen, up0, singular, hkey, vkey, dyn = ps
+    loc, zi, face, seen, up0, singular, hkey, vkey, dyn, one = ps
     options, keys = [], set()
     last = None
     for v in cands:
@@ -225,12 +225,26 @@ def _look_options(cands, who, ps, plain):
 def _open_options(cands, who, ps):
     """The options when every candidate lies in one zone that shows `who` all its pieces,
     whatever their faces (options.open_zone / open_lookalikes); None otherwise."""
-    loc, zi, face, seen, up0, singular, hkey, vkey, dyn = ps
+    loc, zi, face, seen, up0, singular, hkey, vkey, dyn, one = ps
     z = loc[cands[0]]
     ordered, vis_up, vis_down, owner = zi[id(z)]
     if not ((vis_up == "all" or (vis_up == "owner" and owner == who))
             and (vis_down == "all" or (vis_down == "owner" and owner == who))):
         return None
+    if not ordered and seen is None:  # pieces of one changing attribute each (dice): the key below, quicker
+        firsts: dict = {}  # key -> its first candidate, in the order of the keys' first candidates
+        try:
+            for v in cands:
+                xs = one[v]
+                if xs is None or loc[v] is not z:
+                    break
+                # the value itself where the loop below has it wrapped as (value,): the same keys
+                # equal (a list or a map, unhashable, sends the choice to the loop below)
+                firsts.setdefault((vkey[v], face[v], xs[v]), v)
+            else:
+                return list(firsts.values())
+        except TypeError:
+            pass
     options, keys = [], set()
     for v in cands:
         if loc[v] is not z:
@@ -473,7 +487,7 @@ def _plain_options(cands, who, ps, plain):
     ordered zone, or alone of its kind) or plain (plain_looks.py: plain[v] its item's key
     number, seen by nobody in particular): the first candidate of each (zone, item, face).
     None when some candidate is none of these (the caller then asks _piece_options)."""
-    loc, zi, face, seen, up0, singular, hkey, vkey, dyn = ps
+    loc, zi, face, seen, up0, singular, hkey, vkey, dyn, one = ps
     if cands and seen is None:  # the usual case first: one unordered zone, plain pieces face up
         z = loc[cands[0]]
         ordered, vis_up, vis_down, owner = zi[id(z)]

@@ -98,6 +98,35 @@ def test_shuffle_is_fisher_yates_over_below(seed, items):
     assert fast.state == slow.state
 
 
+@given(st.integers(0, 2**64 - 1), st.lists(st.sampled_from([1, 2, 6, 7, 3_000_000_000, 2**32 - 1]), max_size=12))
+def test_choice_each_is_below_per_key(seed, sizes):
+    """choice_each draws out[k] = seq[below(len(seq))] for each key in order (its inlined draws
+    included; the large sizes reject a word now and then)."""
+    class Sized:
+        def __init__(self, n):
+            self.n = n
+
+        def __len__(self):
+            return self.n
+
+        def __getitem__(self, i):
+            return i
+    seqs = [Sized(n) for n in sizes]
+    fast, slow = Rng(seed), Rng(seed)
+    out = [None] * len(seqs)
+    fast.choice_each(range(len(seqs)), seqs, out)
+    assert out == [slow.below(n) for n in sizes]
+    assert fast.state == slow.state
+
+
+def test_the_words_and_draws_every_saved_game_was_made_with():
+    r = Rng(42)
+    assert [r.next32() for _ in range(4)] == [3270867926, 1795671209, 1924641435, 1143034755]
+    r = Rng(7)
+    assert [r.below(6) for _ in range(12)] == [3, 0, 2, 0, 4, 5, 0, 4, 4, 0, 0, 2]
+    assert r.state == 4475389382215495609
+
+
 def test_shuffle_of_a_generator_with_its_own_draws_uses_them():
     class Scripted(Rng):
         __slots__ = ()

@@ -194,7 +194,8 @@ def test_roll_draws_as_the_engines_rng():
 
 def test_look_options_answers_as_piece_options():
     """Every path of _look_options (plain pieces, an open zone, any zones) against the general
-    keys of _piece_options, on random piece sets, faces, sights and values."""
+    keys of _piece_options, on random piece sets, faces, sights and values (some of them lists);
+    and _open_options' quick loop for pieces of one changing attribute against its general loop."""
     r = random.Random(5)
     for _ in range(400):
         n = 12
@@ -208,16 +209,19 @@ def test_look_options_answers_as_piece_options():
                       r.choice([None, 0, 1])) for z in zones}
         face = [r.choice([None, None, True, False]) for _ in range(n)]
         seen = None if r.random() < 0.5 else [r.choice([None, None, (0,), (1,)]) for _ in range(n)]
-        values = [r.randrange(3) for _ in range(n)]
+        values = [r.randrange(3) if r.random() < 0.9 else [r.randrange(2)] for _ in range(n)]
         singular = [r.random() < 0.3 for _ in range(n)]
         vkey = [r.randrange(3) for _ in range(n)]
         mutable = [r.random() < 0.5 for _ in range(n)]
         plain = [None if mutable[i] else vkey[i] for i in range(n)]
         dyn = [(values,) if mutable[i] else () for i in range(n)]
-        ps = (loc, zi, face, seen, [True] * n, singular, [r.randrange(2) for _ in range(n)], vkey, dyn)
+        one = [values if mutable[i] and not singular[i] else None for i in range(n)]
+        ps = (loc, zi, face, seen, [True] * n, singular, [r.randrange(2) for _ in range(n)], vkey, dyn, one)
         cands = r.sample(range(n), r.randrange(0, 6)) if r.random() < 0.5 else list(r.choice(zones))
         who = r.randrange(2)
         assert runtime._look_options(cands, who, ps, plain) == runtime._piece_options(cands, who, ps)
+        if cands:
+            assert runtime._open_options(cands, who, ps) == runtime._open_options(cands, who, ps[:9] + ([None] * n,))
 
 
 def test_values_rank_kept_answers_as_poker_evaluate():
