@@ -98,6 +98,7 @@ def _asked_in_games(path: Path, players: int, options: dict, games: int) -> int:
         return out
 
     grid_runtime._engine_completable_anchors = check
+    grid_runtime._ANCHORS_AT.clear()  # answers kept by earlier games would not be asked again
     try:
         play = load_program(RuleFile(path, ()), players, options)
         for seed in range(games):
