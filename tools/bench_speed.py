@@ -452,8 +452,8 @@ def _mcts_row(base: Worker, new: Worker, rounds: int, gid: str, options: dict, t
 
 
 def cold_validate(base_root: Path | None, runs: int) -> dict:
-    """CPU (user+sys) and wall of a fresh `python -m interpreter validate` (minimum of runs)."""
-    target = str(ROOT / "rules" / "dogs_day" / "game.yaml")
+    """CPU (user+sys) and wall of a fresh `python -m interpreter validate` (minimum of runs), each
+    checkout validating its own rule file (an older engine may not read today's)."""
     out = {}
     roots = [("new", ROOT)] + ([("base", base_root)] if base_root else [])
     samples: dict = {name: [] for name, _ in roots}
@@ -461,6 +461,7 @@ def cold_validate(base_root: Path | None, runs: int) -> dict:
         for name, root in roots:
             before = os.times()
             t = time.perf_counter()
+            target = str(root / "rules" / "dogs_day" / "game.yaml")
             subprocess.run([sys.executable, "-m", "interpreter", "validate", target], cwd=str(root),
                            env=dict(os.environ, PYTHONPATH=str(root)), check=True,
                            stdout=subprocess.DEVNULL)
