@@ -30,5 +30,27 @@ class PlainLooksWriter(LooksWriter):
     def options_code(self, candidates: str, kind: Any, who: str, n) -> str:
         code = super().options_code(candidates, kind, who, n)
         if code.startswith("_piece_options("):
-            return f"_look_options({candidates}, {who}, PS, PLAIN)"
+            looked = f"_look_options({candidates}, {who}, PS, PLAIN)"
+            if self.seen_whole(candidates, who):
+                return f"(list({candidates}) if all(map(SINGULAR.__getitem__, {candidates})) else {looked})"
+            return looked
         return code
+
+    def seen_whole(self, candidates: str, who: str) -> bool:
+        """The candidates are one zone's whole list (`z_family` or `z_family[who]`) whose every
+        instance shows both faces to `who` (visibility all, or owner where `who` is the index it
+        owns): there every candidate alone of its kind is its own option, in the zone's order
+        (runtime._plain_options keys it by itself), so when all are, the options are the list."""
+        if not who.isidentifier():
+            return False
+        infos = [info for info in self.lay.zones.values() if candidates in (
+            f"z_{info.family}", f"z_{info.family}[{who}]")]
+        for info in infos:
+            one_index = candidates.endswith(f"[{who}]") and len(info.index) == 1
+            if info.index and not one_index or info.custom is not None:
+                return False
+            for vis in (info.vis_up, info.vis_down):
+                if not (vis == "all" or vis == "owner" and one_index and info.owner is not None
+                        and info.owner == info.index[0]):
+                    return False
+        return bool(infos)
