@@ -5,7 +5,9 @@ seen by nobody in particular). A plain piece's look is (its zone, its item's key
 hidden one's (its zone, its back, its face): the options are the first candidate of each
 (runtime._plain_options), the same as looks.py's runtime._piece_options gives; a candidate
 that is none of these sends the whole choice there (runtime._look_options asks both in one
-call; no candidates: an empty list either way).
+call; no candidates: an empty list either way). A choice among a zone's whole list that shows
+both faces to the chooser is the list itself when every piece in it is alone of its kind
+(seen_whole).
 
 PLAIN, a module constant: each piece's visible key number (looks.py's VKEY) when its component
 has no changing attribute, else None."""
