@@ -11,7 +11,7 @@ after the whole history.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 
 class KeptReplays:
@@ -46,3 +46,18 @@ class KeptReplays:
         `size`)."""
         self.entries.append((key, history, state))
         del self.entries[:-self.size]
+
+    def replay(self, key: Any, history: list, start: Callable[[], Any], copy: Callable[[Any], Any],
+               play_on: Callable[[Any, list], bool]) -> Any | None:
+        """The state `history` makes from `start()`: the kept one where that very history is
+        kept, else a `copy` of the kept state of its longest prefix (or `start()`) played on with
+        the rest of it by `play_on` (in place; False: it does not replay, None returned). The
+        state given is kept, so never to be changed by the caller: only copied."""
+        best = self.longest_prefix(key, history)
+        if best is not None and best[0] == len(history):
+            return best[1]
+        state = start() if best is None else copy(best[1])
+        if not play_on(state, history[0 if best is None else best[0]:]):
+            return None
+        self.keep(key, history, state)
+        return state

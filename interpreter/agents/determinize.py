@@ -146,17 +146,17 @@ def _replayed(state: Any, since: int) -> Any:
     decisions of its history applied (unchecked: the state's own decisions, so exact), played
     on from a copy of the kept state of the longest prefix of them (replays.py)."""
     key = (id(state.game), state.n, repr(sorted(state.options.items(), key=str)), state.seed)
-    history = [tuple(h) for h in state.history[:since]]
-    kept = _kept.longest_prefix(key, history)
-    if kept is None:
-        done, base = 0, _game(state.game).new_game(state.n, state.options, state.seed, logging=False)
-    else:
-        done, base = kept[0], kept[1].clone()
-    for author, index in history[done:]:
-        base.apply_unchecked(author, index)
-    if done < len(history) or kept is None:
-        _kept.keep(key, history, base.clone())  # holds the game's definition: its id stays its own
-    return base
+    # the kept state holds the game's definition, so the id in its key stays that game's
+    kept = _kept.replay(key, [tuple(h) for h in state.history[:since]],
+                        lambda: _game(state.game).new_game(state.n, state.options, state.seed, logging=False),
+                        lambda s: s.clone(), _play_on)
+    return kept.clone()
+
+
+def _play_on(state: Any, rest: list) -> bool:
+    for author, index in rest:
+        state.apply_unchecked(author, index)
+    return True
 
 
 _GAMES: dict = {}

@@ -139,15 +139,8 @@ def kept_replay(m: Stepper, seed: int, history: list) -> list | None:
     kept = _reached.get(m)
     if kept is None:
         kept = _reached[m] = KeptReplays(REACHED)
-    todo = [tuple(h) for h in history]
-    best = kept.longest_prefix(seed, todo)
-    if best is not None and best[0] == len(todo):
-        return best[1]
-    st = m.new(seed) if best is None else m.clone(best[1])
-    if not replayed(m, st, todo[0 if best is None else best[0]:]):
-        return None
-    kept.keep(seed, todo, st)
-    return st
+    return kept.replay(seed, [tuple(h) for h in history], lambda: m.new(seed), m.clone,
+                       lambda st, rest: replayed(m, st, rest))
 
 
 def replayed(m: Stepper, st: list, history: list) -> bool:
