@@ -182,18 +182,13 @@ def _components(cells: set, lmap: dict) -> list:
         while stack:
             c = stack.pop()
             x, y = c
-            for n in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            near = ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
+            extra = lmap.get(c) if lmap else None
+            for n in (near + tuple(extra) if extra else near):
                 if n in left:
                     left.discard(n)
                     stack.append(n)
                     group.append(n)
-            extra = lmap.get(c) if lmap else None
-            if extra:
-                for n in extra:
-                    if n in left:
-                        left.discard(n)
-                        stack.append(n)
-                        group.append(n)
         group.sort()
         groups.append(group)
     return groups
@@ -239,11 +234,7 @@ def grid_regions(S, zone, pred, links=None):
 def grid_bbox(S, cells):
     """grid_bbox(cells): [min_x, min_y, max_x, max_y] of the cells, or none for no cells."""
     cs = _cells(cells)
-    if not cs:
-        return None
-    xs = [c[0] for c in cs]
-    ys = [c[1] for c in cs]
-    return [min(xs), min(ys), max(xs), max(ys)]
+    return list(_box_of(cs)) if cs else None
 
 
 @builtin(min_args=3)
@@ -390,8 +381,32 @@ def _fillable_filter(out: list, shape: Any, g: frozenset, blocked: frozenset, pa
     return kept
 
 
-_RECENT: list = []        # the last 8 (arguments, _placement_args of them): a rule asks about
-# one grid with the same blocked cells and links for every tile (a game has a few such grids)
+class Recent:
+    """What was worked out for the last `size` arguments, found again by their content. The
+    arguments are kept as copies (a list handed in may change later); arguments marshal cannot
+    copy are not kept."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.entries: list = []  # (arguments, what was worked out), the newest first
+
+    def get(self, args: Any) -> Any:
+        """What was kept for arguments equal to `args`, or None."""
+        for kept, value in self.entries:
+            if kept == args:
+                return value
+        return None
+
+    def keep(self, args: Any, value: Any) -> None:
+        try:
+            self.entries.insert(0, (marshal.loads(marshal.dumps(args)), value))
+        except ValueError:  # a value marshal cannot copy
+            return
+        del self.entries[self.size:]
+
+
+_RECENT = Recent(8)       # _placement_args of the last arguments: a rule asks about one grid
+# with the same blocked cells and links for every tile (a game has a few such grids)
 _PARSED: dict = {}        # the same, by content: one number for the same arguments
 _SERIAL = itertools.count()
 _ANSWERS: dict = {}       # grid_placements by (its arguments' number, cells, shape, bounds, fillable)
@@ -402,9 +417,9 @@ def _placement_args(blocked: Any, links: Any, include: Any, start: Any) -> tuple
     """(blocked cells, link map, link pairs, include cells, start cells, a number naming them,
     whether none of them fixes where pieces are) of grid_placements."""
     args = (blocked, links, include, start)
-    for recent, parsed in _RECENT:
-        if recent == args:
-            return parsed
+    parsed = _RECENT.get(args)
+    if parsed is not None:
+        return parsed
     blocked_set = frozenset(_cells(blocked))
     lmap = _link_map(links)
     pairs = [(_cell(a), _cell(b)) for a, b in links] if links else []
@@ -418,11 +433,7 @@ def _placement_args(blocked: Any, links: Any, include: Any, start: Any) -> tuple
         anywhere = not blocked_set and not lmap and not include_cells  # see grid_placements
         parsed = _PARSED[content] = (blocked_set, lmap, pairs, include_cells, start_cells, next(_SERIAL),
                                      anywhere)
-    try:  # kept as they are now (a list handed in may change later): a copy
-        _RECENT.insert(0, (marshal.loads(marshal.dumps(args)), parsed))
-    except ValueError:  # a value marshal cannot copy: not kept among the recent ones
-        return parsed
-    del _RECENT[8:]
+    _RECENT.keep(args, parsed)
     return parsed
 
 

@@ -31,8 +31,6 @@ def _shape(s: Any) -> tuple:
     return tuple((x - x0, y - y0) for x, y in cells)   # its first cell (row-major) at (0, 0)
 
 
-
-
 class _Board(BitWindow):
     """One w × h window of the grid as bit masks, with the links between its cells."""
 
@@ -73,7 +71,8 @@ class _Board(BitWindow):
 
     def reaches(self, sources: int, free: int, n: int) -> bool:
         """Whether at least n free cells lie any number of steps from the sources through free
-        cells (reach(), stopped as soon as so many are found)."""
+        cells (rings(), stopped as soon as so many are found; its step written out again, as the
+        look-ahead's hot loop cannot afford a call per ring)."""
         seen = frontier = sources
         w, full, not_col0, not_last, links, linked = (self.w, self.full, self.not_col0, self.not_last, self.links,
                                                       self.linked)

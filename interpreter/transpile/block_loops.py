@@ -3,7 +3,7 @@ pass of the loop), written without a generator.
 
 What runtime._simultaneous does with such a block (blocks.py) is: for each player in turn, the
 block up to its first decision; then rounds, each waiting player in seat order deciding and its
-block running on to its next decision or its end. Between two decisions of one player its block
+block running on to its next decision or its end. From one decision of a player to its next, its block
 runs the rest of the loop's body, the loop's test and the body up to the decision again. This
 writes those same pieces of the block's code in that same order as plain loops: each waiting
 player's locals kept in a tuple between its turns (the generator's frame, in effect), the

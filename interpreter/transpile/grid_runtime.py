@@ -14,7 +14,8 @@ import marshal as _marshal
 from ..builtins.grid import (_components as _grid_components_of, _link_map as _grid_link_map, _cell as _grid_cell,
                              _adjacent as _grid_adjacent, grid_bbox as _grid_bbox_of, line_partition as _line_partition,
                              placements as _engine_placements, _bbox_fits as _grid_bbox_fits,
-                             _fillable_filter, _placement_args, _extents as _shape_extents, _ROW_MAJOR)
+                             _fillable_filter, _placement_args, _extents as _shape_extents, _ROW_MAJOR,
+                             Recent as _Recent, _box_of)
 from ..builtins.grid_board import board_placements as _board_placements
 from ..builtins.majority import awards_by_place as _awards_of, ranking as _ranking_of
 from ..builtins.tiling import completable_anchors as _engine_completable_anchors
@@ -100,9 +101,7 @@ def _check_bounds(spec, g, covered):
     """check_grid_bounds with the grid's bounding box kept (g.box), which it brings up to date."""
     if "width" in spec or "height" in spec or g.box is None:
         _check_grid_bounds(spec, "grid", g, covered)
-        cells = list(g) + covered
-        xs, ys = [c[0] for c in cells], [c[1] for c in cells]
-        g.box = [min(xs), min(ys), max(xs), max(ys)]
+        g.box = list(_box_of(list(g) + covered))
         return
     x0, y0, x1, y1 = g.box
     for x, y in covered:
@@ -177,8 +176,7 @@ def _mask_of(g):
     gives its cells moved to the corner instead (a frozenset: as exact a key, slower)."""
     box = g.box
     if box is None:
-        xs, ys = [c[0] for c in g], [c[1] for c in g]
-        box = g.box = [min(xs), min(ys), max(xs), max(ys)]
+        box = g.box = list(_box_of(list(g)))
     x0, y0 = box[0], box[1]
     if box[2] - x0 >= _STRIDE:
         return frozenset([(x - x0, y - y0) for x, y in g]), x0, y0
@@ -198,15 +196,13 @@ def _open_placements_of(g, shape, w, h, parsed=None, fillable=False):
     them (grid._placement_args), None for none."""
     box = g.box
     if box is None:
-        xs, ys = [c[0] for c in g], [c[1] for c in g]
-        box = g.box = [min(xs), min(ys), max(xs), max(ys)]
+        box = g.box = list(_box_of(list(g)))
     if parsed is None:
         out = _board_placements(g, shape, w, h, _NONE, (), box, False)
     else:
         include = parsed[3]
         if include:
-            xs, ys = [c[0] for c in include], [c[1] for c in include]
-            box = (min(box[0], min(xs)), min(box[1], min(ys)), max(box[2], max(xs)), max(box[3], max(ys)))
+            box = _box_of([(box[0], box[1]), (box[2], box[3])] + include)
         out = _board_placements(g, shape, w, h, parsed[0], parsed[2], box, fillable, parsed[5])
     if out is not None:
         return out
@@ -420,22 +416,16 @@ def _neighbor_values(g, c, values, links):
     return out
 
 
-_LINK_MAPS: list = []  # the last 8 (links as they were, builtins.grid._link_map of them)
+_LINK_MAPS = _Recent(8)  # builtins.grid._link_map of the last links
 
 
 def _link_map(links):
-    """builtins.grid._link_map, found again for the last few links by their content when they
-    were asked about (a copy: a list handed in may change later); a rule reads one grid's
-    links for every cell it scores."""
-    for kept, lmap in _LINK_MAPS:
-        if kept == links:
-            return lmap
-    lmap = _grid_link_map(links)
-    try:
-        _LINK_MAPS.insert(0, (_marshal.loads(_marshal.dumps(links)), lmap))
-    except ValueError:  # a value marshal cannot copy: not kept
-        return lmap
-    del _LINK_MAPS[8:]
+    """builtins.grid._link_map, found again for the last few links (a rule reads one grid's
+    links for every cell it scores)."""
+    lmap = _LINK_MAPS.get(links)
+    if lmap is None:
+        lmap = _grid_link_map(links)
+        _LINK_MAPS.keep(links, lmap)
     return lmap
 
 
