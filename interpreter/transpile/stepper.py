@@ -76,6 +76,7 @@ from typing import Any, Callable, Iterable
 from .. import ast
 from . import stepper_runtime
 from .base import Unsupported
+from .grid_memo import kept_functions
 from .label_reads import reads_only_the_option
 from .piece_kinds import VALUE, element
 from .procedures import returns_in_loops
@@ -239,8 +240,9 @@ class StepperWriter(ProgramWriter):
         # value_procs.py's functions, written for play() (depth 1), nested in _gen (depth 3):
         # each new generator (a copy's too) makes them over its own state
         procs = ["        " + line if line.strip() else line for line in self.proc_defs]
-        lines = body[:mark] + nested + procs + body[mark:] + ["    return _gen"]
-        out.append("\n".join(lines) + "\n\n\n")
+        nested, kept = kept_functions(nested + procs, 3, self.fixed_tables())
+        lines = body[:mark] + nested + body[mark:] + ["    return _gen"]
+        out.append("".join(kept) + "\n".join(lines) + "\n\n\n")
         out.append(f"_FRAMES = {[None] + [tuple(self.frames[i]) for i in range(1, self.sites + 1)]!r}\n")
         named = [tuple(self.rule_names.get(v) for v in self.frames[i]) for i in range(1, self.sites + 1)]
         out.append(f"_FRAME_RULE_NAMES = {[None] + named!r}  # None: the program's own\n")
