@@ -298,7 +298,10 @@ def _completable_anchors(g, shapes, shape, anchors, w, h, blocked, links, includ
 def _grid_key(g):
     """A grid's cells as a key (transpile/grid_memo.py): None when empty, else its bit mask and
     corner (_mask_of), which name exactly the cells it covers."""
-    return _mask_of(g) if g else None
+    if not g:
+        return None
+    mask = g.mask  # kept: _mask_of's answer without its call
+    return _mask_of(g) if mask is None else (mask, *g.corner)
 
 
 _UNKEYED = (ValueError, TypeError, IndexError, KeyError, AttributeError)  # a key not made: asked as it is
