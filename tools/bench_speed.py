@@ -179,13 +179,19 @@ def _transpiled_games(game, path: str, n: int, opts: dict, seeds: range) -> dict
 
 
 class Worker:
-    def __init__(self, root: Path):
+    """A worker process running `root`'s interpreter. With `files_from`, every task's rule file
+    (a path relative to a checkout) is read from that other checkout instead of its own."""
+
+    def __init__(self, root: Path, files_from: Path | None = None):
+        self.files_from = files_from
         env = dict(os.environ, PYTHONPATH=str(root))
         self.proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                      env=env, cwd=str(root))
 
     def ask(self, **task) -> dict:
+        if self.files_from is not None and "file" in task:
+            task["file"] = str(self.files_from / task["file"])
         self.proc.stdin.write(json.dumps(task) + "\n")
         self.proc.stdin.flush()
         return json.loads(self.proc.stdout.readline())
@@ -575,6 +581,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="games: the old engine's CPU seconds per task (more games per task for short games)")
     ap.add_argument("--mcts-players", type=int, nargs="+", metavar="N",
                     help="mcts: these player counts (default 4, Between Two Cities 3)")
+    ap.add_argument("--same-files", action="store_true",
+                    help="games, copy, mcts: this checkout plays the --base checkout's own version of each rule "
+                         "file too (the same rule files on both sides: the ratio is the engines' alone, without "
+                         "what the rule files gained since)")
     ap.add_argument("--json", dest="json_out")
     args = ap.parse_args(argv)
     if args.files_csv:
@@ -590,7 +600,8 @@ def main(argv: list[str] | None = None) -> int:
               + (f", generated program {results['handwritten']['transpiled_ratio']:.2f}×" if args.transpiled else ""),
               file=sys.stderr, flush=True)
     if args.base and what & {"games", "copy", "mcts"}:
-        base, new = Worker(Path(args.base).resolve()), Worker(ROOT)
+        base_root = Path(args.base).resolve()
+        base, new = Worker(base_root), Worker(ROOT, base_root if args.same_files else None)
         try:
             results["compare"] = compare(base, new, args.rounds, args.games, what, args.files, args.transpiled,
                                          args.run_games, args.min_task, args.run_seconds, args.mcts_players)
