@@ -389,7 +389,11 @@ def compare(base: Worker, new: Worker, rounds: int, games: int, what: set,
             if files and not any(text in gid for text in files):
                 continue
             for n in mcts_players or [4 if gid != "between_two_cities" else 3]:
-                out["mcts"].append(_mcts_row(base, new, rounds, gid, options, transpiled, n))
+                allowing = _mcts_options(gid, options, n)
+                if allowing is None:
+                    print(f"mcts   {gid}: {n} players not allowed, skipped", file=sys.stderr, flush=True)
+                    continue
+                out["mcts"].append(_mcts_row(base, new, rounds, gid, allowing, transpiled, n))
     return out
 
 
@@ -426,6 +430,17 @@ def simulate_cli(base_root: Path, rounds: int, sizes: list[int], files: list[str
               file=sys.stderr, flush=True)
         rows.append(row)
     return rows
+
+
+def _mcts_options(gid: str, options: dict, n: int) -> dict | None:
+    """The options an MCTS row plays at n players: its own, plus the file's two-player (or other
+    boolean) option where n needs one (Dogs' Day at 2 players); None if no option allows n."""
+    from interpreter.game import Game
+    game = Game.load(ROOT / "rules" / gid / "game.yaml")
+    if not game.check_setup(n, game.resolve_options(options)):
+        return dict(options)
+    extra = _options_allowing(game, n)
+    return {**options, **extra} if extra else None
 
 
 def _mcts_row(base: Worker, new: Worker, rounds: int, gid: str, options: dict, transpiled: bool, n: int) -> dict:

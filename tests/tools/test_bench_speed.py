@@ -64,3 +64,10 @@ def test_same_files_reads_every_rule_file_from_the_other_checkout(tmp_path):
     finally:
         own.close()
         other.close()
+
+
+def test_an_mcts_row_takes_the_option_its_player_count_needs():
+    assert bs._mcts_options("dogs_day", {}, 4) == {}
+    assert bs._mcts_options("dogs_day", {}, 2) == {"two_players": True}
+    assert bs._mcts_options("dogs_day", {}, 9) is None
+    assert bs._mcts_options("chicago_poker", {"no_special_cards": True}, 4) == {"no_special_cards": True}
