@@ -209,3 +209,34 @@ def test_kept_values_are_copies_and_plain():
     for k in range(5):
         _keep(small, k, k, 3)
     assert len(small) <= 3
+
+
+def test_a_grids_key_and_kept_placements_follow_each_placement():
+    """_grid_key (the kept mask and corner, found without _mask_of's call) names exactly the
+    cells covered, and _placements' kept answers found by it are the engine's, while pieces are
+    put on a grid in random order (its corner moving left and up) and taken off again."""
+    from interpreter.builtins.grid import placements
+    from interpreter.transpile.grid_runtime import _STRIDE, _Cells, _grid_key, _off_grid, _place, _placements
+    rng = random.Random(11)
+    shapes = [((0, 0),), ((0, 0), (1, 0)), ((0, 0), (0, 1))]
+    spec = {"max_width": 4, "max_height": 4}
+    for _ in range(200):
+        g, z, gpos = _Cells(), [], [None] * 20
+        src = list(range(20))
+        loc = [src] * 20
+        for pc in range(rng.randint(1, 7)):
+            shape = rng.choice(shapes)
+            spots = placements(dict(g), shape, 4, 4, None, None, None, [(0, 0)], False) if g else [(0, 0)]
+            if not spots:
+                break
+            _place(pc, rng.choice(spots), shape, g, z, spec, loc, gpos)
+            if rng.random() < 0.2 and len(z) > 1:  # one taken off: the cells free again
+                gone = rng.choice(z)
+                _off_grid(gone, gpos)
+                z.remove(gone)
+            mask, x0, y0 = _grid_key(g)
+            assert {(x0 + b % _STRIDE, y0 + b // _STRIDE) for b in range(mask.bit_length()) if mask >> b & 1} == set(g)
+            for shape in shapes:
+                for _ in range(2):  # the second time from the kept answer
+                    assert _placements(g, shape, 4, 4, [], [], [], [(0, 0)], True) == \
+                        placements(dict(g), shape, 4, 4, None, None, None, [(0, 0)], True)
