@@ -265,6 +265,17 @@ def _key(f: _Function) -> str:
     return f"_value_text(({', '.join(parts)}{',' if len(parts) == 1 else ''}), 2)"
 
 
+def pure_functions(defs: list, fixed: set) -> set[str]:
+    """The names of the functions among `defs` (nested in play()) that read only what a kept
+    function may read, and so change nothing (their arguments included)."""
+    functions = {d.name: _Function(d, frozenset(fixed)) for d in defs}
+    for f in functions.values():
+        if f.ok:
+            _read(f, set(functions))
+    _spread(functions)
+    return {name for name, f in functions.items() if f.ok}
+
+
 def kept_functions(lines: list[str], depth: int, fixed: set) -> tuple[list[str], list[str]]:
     """The nested functions' lines (written at `depth`) with those that may be kept wrapped in
     their memory (see the module docstring), and the module-level lines making the memories;

@@ -27,6 +27,7 @@ from .memo import MemoWriter
 from .moves import MoveWriter
 from .plain_looks import PlainLooksWriter
 from .final_state import FinalStateWriter
+from .distinct_options import without_repeats_looked_for
 from .grid_memo import kept_functions
 from .grids import GridWriter
 from .scoring import ScoringWriter
@@ -89,8 +90,11 @@ class ProgramWriter(MemoWriter, CallCacheWriter, BodyKindWriter, ValueProcWriter
         self.ending()
         self.state_export(1)
         body = self.lines
-        nested, kept = kept_functions(self.nested_functions(1) + self.proc_defs, 1, self.fixed_tables())
-        lines = body[:mark] + nested + body[mark:]
+        nested = self.nested_functions(1) + self.proc_defs
+        end = mark + len(nested)
+        lines = without_repeats_looked_for(body[:mark] + nested + body[mark:], self.fixed_tables())
+        nested, kept = kept_functions(lines[mark:end], 1, self.fixed_tables())
+        lines = lines[:mark] + nested + lines[end:]
         if self.refused:
             raise self.refused[0]
         return "".join(out + kept) + "\n".join(lines) + "\n"

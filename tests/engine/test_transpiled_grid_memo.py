@@ -238,5 +238,6 @@ def test_a_grids_key_and_kept_placements_follow_each_placement():
             assert {(x0 + b % _STRIDE, y0 + b // _STRIDE) for b in range(mask.bit_length()) if mask >> b & 1} == set(g)
             for shape in shapes:
                 for _ in range(2):  # the second time from the kept answer
-                    assert _placements(g, shape, 4, 4, [], [], [], [(0, 0)], True) == \
-                        placements(dict(g), shape, 4, 4, None, None, None, [(0, 0)], True)
+                    out = _placements(g, shape, 4, 4, [], [], [], [(0, 0)], True)
+                    assert out == placements(dict(g), shape, 4, 4, None, None, None, [(0, 0)], True)
+                    assert len(set(out)) == len(out)  # each anchor once (distinct_options.py)
