@@ -54,6 +54,9 @@ class StepperIterations:
 
     def __init__(self, worlds: Any, n: int, cap: int):
         self.worlds, self.n, self.cap = worlds, n, cap
+        # the last iteration's world, made the next one's in place (worlds.StepperWorlds.sample)
+        self.spent: list | None = None
+        self.reuses = hasattr(worlds, "fresh")
 
     @classmethod
     def prepare(cls, engine: Determinizer, playout: Any, evaluate: Any) -> "StepperIterations | None":
@@ -74,9 +77,13 @@ class StepperIterations:
         return None if worlds is None else cls(worlds, engine.state.n, playout.max_decisions)
 
     def run(self, stats: list, select: Any, rng: random.Random) -> tuple[int, tuple]:
-        """One iteration: (the root option tried, the finished game's result tuple). Raises
-        whatever the stepper raises (the caller replays the iteration in the engine)."""
-        world = self.worlds.sample(rng)
+        """One iteration: (the root option tried, the finished game's result tuple, to be read
+        before the next iteration: its history is the world's list, which that one refills).
+        Raises whatever the stepper raises (the caller replays the iteration in the engine)."""
+        if self.reuses:
+            world = self.spent = self.worlds.sample(rng, self.spent)
+        else:
+            world = self.worlds.sample(rng)
         i = select.pick(stats, rng)
         draw, cap, counted = rng.random, self.cap, itertools.count(1).__next__
 
