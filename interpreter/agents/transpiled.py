@@ -54,8 +54,8 @@ class StepperIterations:
 
     def __init__(self, worlds: Any, n: int, cap: int):
         self.worlds, self.n, self.cap = worlds, n, cap
-        # the last iteration's world, made the next one's in place (worlds.StepperWorlds.sample)
-        self.spent: list | None = None
+        # each iteration's world made in place of the last one's (worlds.StepperWorlds.sample), kept
+        # on the program for the next decision's searches too (Stepper.spare)
         self.reuses = hasattr(worlds, "fresh")
 
     @classmethod
@@ -78,10 +78,11 @@ class StepperIterations:
 
     def run(self, stats: list, select: Any, rng: random.Random) -> tuple[int, tuple]:
         """One iteration: (the root option tried, the finished game's result tuple, to be read
-        before the next iteration: its history is the world's list, which that one refills).
+        before the next iteration: its history is the world's list, which the next refills).
         Raises whatever the stepper raises (the caller replays the iteration in the engine)."""
         if self.reuses:
-            world = self.spent = self.worlds.sample(rng, self.spent)
+            m = self.worlds.m
+            world = m.spare = self.worlds.sample(rng, m.spare)
         else:
             world = self.worlds.sample(rng)
         i = select.pick(stats, rng)

@@ -12,7 +12,8 @@ API in the manner of OpenSpiel:
     over(st), returns(st), history(st)
     rollout(st, index, agents)  apply, then the agents (``agents[seat](options) -> index``) play
                            the rest inline, nothing stopping: a search's playout at the speed of
-                           program.py's ``play``
+                           program.py's ``play`` (a running generator is sent the index and the
+                           agents, which it answers from then on)
 
 The whole game is one plain list ``st``: the decision being waited for (``pc``, its id), the
 seat and options asked, the live locals of the flow at that decision (a tuple, "the frame"),
@@ -502,6 +503,8 @@ class StepperWriter(ProgramWriter):
         if self.scalars:
             self.emit(depth + 1, f"st[{FRAME + 1}:{FRAME + 1 + len(self.scalars)}] = [{', '.join(self.scalars)}]")
         self.emit(depth + 1, "ans = yield")
+        self.emit(depth + 1, "if type(ans) is tuple:  # rollout: the agents answer from here on")
+        self.emit(depth + 2, "ans, _agents = ans")
         return site, frame
 
     def record_parts(self, site: int, frame: list, n: Any, *names: str) -> None:
@@ -757,10 +760,15 @@ def apply(st, ans):
 
 
 def rollout(st, ans, agents):
-    if st[@GEN@] is not None:
-        st[:] = _plain(st)
+    g = st[@GEN@]
     try:  # agents answer every decision: the generator runs to the end
-        next(st[@RUN@](st, ans, agents))
+        if g is None:
+            next(st[@RUN@](st, ans, agents))
+        else:  # the running generator goes on, given the agents (a new one would walk down here)
+            if not 0 <= ans < len(st[2]):
+                raise IndexError(f'option {ans!r} of {len(st[2])}')
+            st[@GEN@] = None
+            g.send((ans, agents))
     except StopIteration:
         pass
 
@@ -830,6 +838,9 @@ class Stepper:
         # restore(world, st, restorer(st)): a world made st's copy again in place (refills.py); None: clone
         self.restorer: Callable[[list], Any] | None = names.get("restorer")
         self.restore: Callable[[list, list, Any], bool] | None = names.get("restore")
+        # a world of this program a search is done with: the next search's first world is made
+        # in it (agents/transpiled.py; one search at a time uses it)
+        self.spare: list | None = None
         self.plain: Callable[[list], list] = names["_plain"]  # the whole state in the list
         self.result_slot, self.history_slot = names["RESULT"], names["HISTORY"]
         self.rng_slot, self.loc_slot = names["RNG"], names["LOC"]

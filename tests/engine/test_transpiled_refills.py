@@ -65,6 +65,21 @@ def test_a_spent_world_made_again_is_the_fresh_clone_and_plays_its_playout(name,
     assert checked >= 3
 
 
+@pytest.mark.parametrize("name,players,options", CONFIGS[:3])
+def test_a_world_spent_at_another_decision_is_made_this_ones(name, players, options):
+    """The next search's first world is made in the last search's (Stepper.spare)."""
+    roots = [S for S in mid_games(name, players, options, 4) if _open_block(S, S.current_players()[0]) is None]
+    made = [StepperWorlds.prepare(S, S.current_players()[0]) for S in roots]
+    for before, after in zip(made, made[1:]):
+        m = after.m
+        world = before.sample(random.Random(3))
+        played(m, before, world, 1, players)
+        again, fresh = after.sample(random.Random(4), world), after.sample(random.Random(4))
+        assert again is world
+        assert slots(m, again) == slots(m, fresh) and m.export(again) == m.export(fresh)
+        assert played(m, after, again, 5, players) == played(m, after, fresh, 5, players)
+
+
 def test_a_program_keeping_grid_cells_has_no_restore():
     m = load_stepper(str(ROOT / "rules" / "between_two_cities" / "game.yaml"), 3)
     assert m.restore is None and m.restorer is None
