@@ -19,6 +19,7 @@ generator state, so the agent's result never depends on which form ran.
 """
 from __future__ import annotations
 
+import copy
 import itertools
 import random
 from typing import Any
@@ -26,6 +27,9 @@ from typing import Any
 from .determinize import Determinizer
 from .evaluation import Evaluation
 from .playout import RandomPlayout
+
+
+REMARK = 16  # iterations between two saved generator states (StepperIterations.keep)
 
 
 class _Capped(Exception):
@@ -57,6 +61,10 @@ class StepperIterations:
         # each iteration's world made in place of the last one's (worlds.StepperWorlds.sample), kept
         # on the program for the next decision's searches too (Stepper.spare)
         self.reuses = hasattr(worlds, "fresh")
+        # the agent's generator state and the statistics at a mark, and the iterations passed
+        # since ((option, value) each): what `rewind` needs (keep/passed/rewind)
+        self.mark: tuple | None = None
+        self.since: list = []
 
     @classmethod
     def prepare(cls, engine: Determinizer, playout: Any, evaluate: Any) -> "StepperIterations | None":
@@ -95,6 +103,32 @@ class StepperIterations:
 
         self.worlds.play(world, i, [agent] * self.n)
         return i, self.worlds.m.result(world)
+
+    def keep(self, stats: list, rng: random.Random) -> None:
+        """Before an iteration: keep what `rewind` needs to put rng back to here. The generator's
+        state (a 625-number tuple, about 2 % of an iteration) is taken every REMARK iterations;
+        in between, the iterations passed since are recorded."""
+        if self.mark is None or len(self.since) >= REMARK:
+            self.mark, self.since = (rng.getstate(), [copy.copy(s) for s in stats]), []
+
+    def passed(self, i: int, value: float) -> None:
+        """The iteration kept before passed: option i tried, `value` added to its statistics."""
+        self.since.append((i, value))
+
+    def rewind(self, select: Any, rng: random.Random) -> None:
+        """rng put back to where it was before the iteration that failed: the mark's state, and
+        the iterations passed since played again (the same worlds and draws from the same
+        statistics: each made the same pick, and passes again)."""
+        state, kept = self.mark
+        rng.setstate(state)
+        stats = [copy.copy(s) for s in kept]
+        for i, value in self.since:
+            j, _ = self.run(stats, select, rng)
+            if j != i:
+                raise RuntimeError("an iteration played again picked another option")
+            stats[i].visits += 1
+            stats[i].total += value
+        self.mark, self.since = None, []  # the engine draws next: a new mark before the next
 
     def ended(self, result: tuple) -> _Ended:
         return _Ended(self.n, result)
