@@ -61,10 +61,7 @@ def unguard(lines: list[str], depth: int = NESTED) -> list[str]:
         end = _body_end(lines, i)
         body, indent = lines[i + 1:end], _indent(line)
         has_else = end < len(lines) and lines[end].strip() == "else:" and _indent(lines[end]) == indent
-        try:
-            copy = [_answered(line)] + [_answered(x) for x in body] if any(map(_PC.search, body)) and not has_else else None
-        except _Unknown:
-            copy = None
+        copy = None if has_else else _answered_copy(line, body)
         if copy is None:
             out += lines[i:end]
         else:
@@ -75,6 +72,17 @@ def unguard(lines: list[str], depth: int = NESTED) -> list[str]:
             out.append(inner + "break")
         i = end
     return out
+
+
+def _answered_copy(header: str, body: list[str]) -> list[str] | None:
+    """The loop (its header and body) with every test on pc answered for pc = 0, or None where
+    its body tests no pc or reads it in a form not known."""
+    if not any(map(_PC.search, body)):
+        return None
+    try:
+        return [_answered(header)] + [_answered(x) for x in body]
+    except _Unknown:
+        return None
 
 
 def _answered(line: str) -> str:
