@@ -380,10 +380,10 @@ class StepperWorlds:
                 shuffle(rng, pieces)
                 mapping.update(zip(olds, pieces))
                 for z, a, b, k in runs:
-                    zone = zones[z]
-                    zone[a:b] = pieces[k:k + b - a]
+                    zone, run = zones[z], pieces[k:k + b - a]
+                    zone[a:b] = run
                     if moves:
-                        for p in zone[a:b]:
+                        for p in run:
                             loc[p] = zone
             if self.in_frame:
                 frame = list(world[3])
