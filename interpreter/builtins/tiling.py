@@ -386,11 +386,10 @@ def _answer(occupied: frozenset, question: _Question) -> bool:
 
 
 def _answer_of(key: tuple | None, occupied: frozenset, more: list, question: _Question,
-               grid_key: tuple | None = None) -> bool:
+               kept: _GridCompletions | None = None) -> bool:
     """Whether the occupied cells and `more` can still be filled (_completable), kept in _MEMO
-    by `key` (_union_key of the cells; None: by the cells themselves). `grid_key`: the
-    _union_key of the occupied cells alone, where a completion of them may answer
-    (_completion_follows)."""
+    by `key` (_union_key of the cells; None: by the cells themselves). `kept`: the completions
+    of the occupied cells alone, which may answer without a search (tiling_witness)."""
     if key is None:
         cells = occupied.union(more) if more else occupied
         key = (cells, question.number)
@@ -401,7 +400,7 @@ def _answer_of(key: tuple | None, occupied: frozenset, more: list, question: _Qu
     memo_key = (key, question.number)
     hit = _MEMO.get(memo_key)
     if hit is None:
-        if grid_key is not None and _completion_follows(grid_key, key, more, question):
+        if kept is not None and kept.follows(key, more):
             return _keep(memo_key, True)
         found = _completion(key[0], key[1], key[2], _ROW, question)
         if found is not True and found is not False:
@@ -409,49 +408,67 @@ def _answer_of(key: tuple | None, occupied: frozenset, more: list, question: _Qu
             if question.tail is not None:
                 _COMPLETIONS.keep(key[2] if question.anywhere else key, question.tail, question.head,
                                   (x0 - key[0], y0 - key[1]), places, occ)
-            if grid_key is not None and len(more) == 1:
-                _keep_for_grid(grid_key, found, more[0], question)
+            if kept is not None and len(more) == 1:
+                kept.learn(found, more[0])
         hit = _keep(memo_key, bool(found))
     return hit
 
 
-def _keep_for_grid(grid_key: tuple, found: tuple, cell: tuple, question: _Question) -> None:
-    """A completion of the grid and one single cell on it is one of the grid alone with that
-    single in front of the pieces, when the cell and every place touch the grid's own cells
-    (the free cells gain the cell, next to the grid; the early singles one more, with that cell
-    for room): kept so, it may answer the other cells (_completion_follows)."""
-    x0, y0, places, occ = found
-    board, blocked = question.land.window(x0, y0)
-    bit = board.bit(cell)
-    grid = occ & ~bit
-    next_to_grid = board.expand(grid) & ~grid & ~blocked
-    if bit & next_to_grid and costs_nothing(places, next_to_grid):
-        _COMPLETIONS.keep(grid_key[2] if question.anywhere else grid_key, question.pieces, (1, 0),
-                          (x0 - grid_key[0], y0 - grid_key[1]), places, grid)
+class _GridCompletions:
+    """The kept completions of one grid for one question's pieces with a piece of `size`
+    cells in front (tiling_witness), each with its window: found once for all the anchors of a
+    grid_completable_anchors call."""
 
+    __slots__ = ("grid_key", "question", "size", "windows")
 
-def _completion_follows(grid_key: tuple, key: tuple, more: list, question: _Question) -> bool:
-    """Whether a kept completion of the grid alone, for these pieces with the piece of cells
-    `more` in front, shows the grid with that piece completable (tiling_witness.carry: the
-    rule, and why it is exact); the completion it leaves is kept in turn."""
-    kept = _COMPLETIONS.of(grid_key[2] if question.anywhere else grid_key, question.pieces)
-    if kept is None:
+    def __init__(self, grid_key: tuple, question: _Question, size: int):
+        self.grid_key, self.question, self.size = grid_key, question, size
+        self.windows = []               # (x0, y0, board, blocked, occ, first piece's steps, places)
+        land = question.land
+        for (head_size, steps), (rx, ry), places, occ in _COMPLETIONS.of(
+                grid_key[2] if question.anywhere else grid_key, question.pieces):
+            if head_size == size:
+                x0, y0 = grid_key[0] + rx, grid_key[1] + ry
+                board, blocked = land.window(x0, y0)
+                self.windows.append((x0, y0, board, blocked, occ, steps, places))
+
+    def follows(self, key: tuple, more: list) -> bool:
+        """Whether a completion shows the grid with the piece of cells `more` completable
+        (tiling_witness.carry: the rule, and why it is exact); the completion it leaves is
+        kept in turn, for the grid with the piece (`key`)."""
+        question = self.question
+        for x0, y0, board, blocked, occ, steps, places in self.windows:
+            added = board.mask(more)
+            if added.bit_count() != self.size or added & (blocked | occ):
+                continue                # a cell outside the window, blocked or occupied
+            rest = carry(board, blocked, occ, added, steps, places, question.steps, question.early_singles)
+            if rest is not None:
+                if question.tail is not None:
+                    _COMPLETIONS.keep(key[2] if question.anywhere else key, question.tail, question.head,
+                                      (x0 - key[0], y0 - key[1]), rest, occ | added)
+                return True
         return False
-    (size, steps), (rx, ry), places, occ = kept
-    if len(more) != size:
-        return False
-    x0, y0 = grid_key[0] + rx, grid_key[1] + ry
-    board, blocked = question.land.window(x0, y0)
-    added = board.mask(more)
-    if added.bit_count() != size or added & (blocked | occ):
-        return False                    # a cell outside the window, blocked or occupied
-    rest = carry(board, blocked, occ, added, places[steps:], question.steps, question.early_singles)
-    if rest is None:
-        return False
-    if question.tail is not None:
-        _COMPLETIONS.keep(key[2] if question.anywhere else key, question.tail, question.head,
-                          (x0 - key[0], y0 - key[1]), rest, occ | added)
-    return True
+
+    def learn(self, found: tuple, cell: tuple) -> None:
+        """A completion of the grid and one single cell on it is one of the grid alone with that
+        single in front of the pieces, when the cell and every place touch the grid's own cells
+        (the free cells gain the cell, next to the grid, and the early singles one more, with
+        that cell for room): kept so, and tried first for the next anchors."""
+        x0, y0, places, occ = found
+        question = self.question
+        board, blocked = question.land.window(x0, y0)
+        bit = board.bit(cell)
+        grid = occ & ~bit
+        next_to_grid = board.expand(grid) & ~grid & ~blocked
+        if not (bit & next_to_grid and costs_nothing(places, next_to_grid)):
+            return
+        key = self.grid_key
+        _COMPLETIONS.keep(key[2] if question.anywhere else key, question.pieces, (1, 0), (x0 - key[0], y0 - key[1]),
+                          places, grid)
+        if self.size == 1:
+            self.windows = [w for w in self.windows if (w[0], w[1]) != (x0, y0)]
+            self.windows.insert(0, (x0, y0, board, blocked, grid, 0, places))
+            del self.windows[2:]
 
 
 def _keep(key: tuple, answer: bool) -> bool:
@@ -741,7 +758,7 @@ def completable_anchors(occupied: Any, shapes: Any, shape: Any, seq: list, max_w
             at = _AT[key] = {}
     out = []
     key = _cells_key(grid)
-    grid_key = _union_key(key, ()) if grid else None
+    kept = _GridCompletions(_union_key(key, ()), question, len(offsets)) if grid and key is not None else None
     for anchor in seq:
         x, y = _cell(anchor)
         x -= ox
@@ -749,7 +766,7 @@ def completable_anchors(occupied: Any, shapes: Any, shape: Any, seq: list, max_w
         hit = None if at is None else at.get((x, y))
         if hit is None:
             more = [(x + dx, y + dy) for dx, dy in offsets]
-            hit = _answer_of(_union_key(key, more), grid, more, question, grid_key)
+            hit = _answer_of(_union_key(key, more), grid, more, question, kept)
             if at is not None:
                 at[(x, y)] = hit
         if hit:

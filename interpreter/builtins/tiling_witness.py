@@ -17,13 +17,15 @@ decide). A "no" from `carry` says nothing: the question is then searched as befo
 """
 from __future__ import annotations
 
-_LIMIT = 100000  # completions kept (emptied when full), like tiling's answers
+_LIMIT = 100000  # keys of completions kept (emptied when full), like tiling's answers
+_WINDOWS = 2     # completions kept per key (in different windows)
 
 
 class Completions:
-    """Completions by (the occupied cells' key, the number of the pieces after the first):
-    (the first piece's (size, steps), the window corner relative to the key's corner, the places
-    by step, the occupied cells as a mask of the window)."""
+    """Completions by (the occupied cells' key, the number of the pieces after the first), a
+    few windows each, the newest first: (the first piece's (size, steps), the window corner
+    relative to the key's corner, the places by step, the occupied cells as a mask of the
+    window)."""
 
     __slots__ = ("_kept",)
 
@@ -32,27 +34,59 @@ class Completions:
 
     def keep(self, cells: object, tail: int, head: tuple, corner: tuple, places: tuple, occ: int) -> None:
         """Keeps a completion of `cells` by pieces whose first piece is `head` (its size, its
-        steps) and the rest the pieces numbered `tail`."""
-        if len(self._kept) >= _LIMIT:
-            self._kept.clear()
-        self._kept[(cells, tail)] = (head, corner, places, occ)
+        steps) and the rest the pieces numbered `tail` (in front of one of the same window)."""
+        key = (cells, tail)
+        kept = self._kept.get(key)
+        if kept is None:
+            if len(self._kept) >= _LIMIT:
+                self._kept.clear()
+            self._kept[key] = [(head, corner, places, occ)]
+            return
+        for k, old in enumerate(kept):
+            if old[1] == corner:
+                del kept[k]
+                break
+        kept.insert(0, (head, corner, places, occ))
+        del kept[_WINDOWS:]
 
-    def of(self, cells: object, pieces: int) -> tuple | None:
-        """The completion kept of `cells` whose pieces after the first are `pieces`, or None."""
-        return self._kept.get((cells, pieces))
+    def of(self, cells: object, pieces: int) -> list:
+        """The completions kept of `cells` whose pieces after the first are `pieces`."""
+        return self._kept.get((cells, pieces), ())
 
     def clear(self) -> None:
         self._kept.clear()
 
 
-def carry(board, blocked: int, occ: int, added: int, places: tuple, steps: list, early_singles: int) -> tuple | None:
+def carry(board, blocked: int, occ: int, added: int, head_steps: int, places: tuple, steps: list,
+          early_singles: int) -> tuple | None:
     """Places for `steps` (the pieces after the first) that pass the search's tests once the
-    cells `added` (free in the window, the first piece's) join the occupied cells `occ`, found
-    from `places` (theirs before, tiling._Question.steps' order); None when none is found so."""
+    first piece's cells `added` (free in the window) join the occupied cells `occ`, found from
+    the completion's `places` (its first head_steps those of the first piece, 0 for a single
+    cell; then theirs, in tiling._Question.steps' order); None when none is found so.
+
+    When `added` lies in none of their places and, for a larger first piece, inside its own
+    places, they pass as they are: each still touches a free cell next to a piece (its own cell
+    next to occ), and the early singles keep their room (a single first piece: one fewer of
+    them, at most one cell, `added`, fewer to reach; a larger one: as many, its places free
+    again around `added`). Otherwise places hit by `added` move, and every test is made."""
+    rest = places[head_steps:]
+    hit = False
+    for place in rest:
+        if place & added:
+            hit = True
+            break
+    if not hit:
+        if not head_steps:
+            return rest
+        head = 0
+        for place in places[:head_steps]:
+            head |= place
+        if not added & ~head:
+            return rest
     occ |= added
     free = board.full & ~occ & ~blocked
     next_to = board.expand(occ) & free          # the free cells next to the pieces
-    new = list(places)
+    new = list(rest)
     for i, step in enumerate(steps):
         place = new[i]
         if place & added or not place & next_to:
