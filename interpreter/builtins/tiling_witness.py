@@ -17,7 +17,7 @@ decide). A "no" from `carry` says nothing: the question is then searched as befo
 """
 from __future__ import annotations
 
-_LIMIT = 100000  # keys of completions kept (emptied when full), like tiling's answers
+_LIMIT = 20000   # keys of completions kept (emptied when full): a game needs a few hundred
 _WINDOWS = 2     # completions kept per key (in different windows)
 
 
