@@ -315,7 +315,7 @@ class _Question:
     parsed once; `number` names it in the memo of answers."""
 
     __slots__ = ("number", "need", "steps", "early_singles", "include", "land", "anywhere", "last_window",
-                 "depth", "include_box", "pieces", "tail", "head")
+                 "depth", "include_box", "pieces", "tail", "head", "after_singles")
 
     def __init__(self, number: int, pieces: list, include: list, land: _Landscape, paths: bool):
         self.number, self.include, self.land = number, include, land
@@ -340,6 +340,12 @@ class _Question:
         self.tail = _content_number(tuple(pieces[1:]), land, include) if pieces else None
         size = len(pieces[0][0]) if pieces else 0
         self.head = (size, len(pieces[0]) if size > 1 else 0)
+        # the number of the pieces after its first j single cells -> j (those j all singles)
+        self.after_singles = {}
+        for j, piece in enumerate(pieces[:-1], 1):
+            if len(piece[0]) != 1:
+                break
+            self.after_singles[_content_number(tuple(pieces[j:]), land, include)] = j
 
 
 _MEMO: dict = {}          # answers by question: a rule asks the same one for several options
@@ -417,30 +423,59 @@ def _answer_of(key: tuple | None, occupied: frozenset, more: list, question: _Qu
 class _GridCompletions:
     """The kept completions of one grid for one question's pieces with a piece of `size`
     cells in front (tiling_witness), each with its window: found once for all the anchors of a
-    grid_completable_anchors call."""
+    grid_completable_anchors call. Where none is kept for the grid itself, one of an earlier
+    grid it grew into by single pieces (Completions.lately) stands in, with those singles' cells
+    (`pre`) placed with the piece."""
 
     __slots__ = ("grid_key", "question", "size", "windows")
 
-    def __init__(self, grid_key: tuple, question: _Question, size: int):
+    def __init__(self, grid_key: tuple, question: _Question, size: int, grid: frozenset):
         self.grid_key, self.question, self.size = grid_key, question, size
-        self.windows = []               # (x0, y0, board, blocked, occ, first piece's steps, places)
+        self.windows = []               # (x0, y0, board, blocked, occ, first piece's steps, places, pre)
         land = question.land
         for (head_size, steps), (rx, ry), places, occ in _COMPLETIONS.of(
                 grid_key[2] if question.anywhere else grid_key, question.pieces):
             if head_size == size:
                 x0, y0 = grid_key[0] + rx, grid_key[1] + ry
                 board, blocked = land.window(x0, y0)
-                self.windows.append((x0, y0, board, blocked, occ, steps, places))
+                self.windows.append((x0, y0, board, blocked, occ, steps, places, 0))
+        if question.anywhere or size != 1:
+            return
+        if self.windows:
+            x0, y0, _, _, occ, steps, places, _ = self.windows[0]
+            if not steps:
+                _COMPLETIONS.lately(land, (x0, y0, occ, places, self._after_single()))
+            return
+        for x0, y0, occ, places, after in _COMPLETIONS.lately(land):
+            j = after.get(question.pieces)
+            if j is None:
+                continue
+            board, blocked = land.window(x0, y0)
+            cells = board.mask(grid)
+            pre = cells & ~occ
+            if cells.bit_count() == len(grid) and not occ & ~cells and pre.bit_count() + 1 == j \
+                    and not pre & blocked:
+                self.windows.append((x0, y0, board, blocked, occ, 0, places, pre))
+                return
+
+    def _after_single(self) -> dict:
+        """after_singles of a single followed by this question's pieces."""
+        question = self.question
+        out = {question.pieces: 1}
+        for number, j in question.after_singles.items():
+            out[number] = j + 1
+        return out
 
     def follows(self, key: tuple, more: list) -> bool:
         """Whether a completion shows the grid with the piece of cells `more` completable
         (tiling_witness.carry: the rule, and why it is exact); the completion it leaves is
         kept in turn, for the grid with the piece (`key`)."""
         question = self.question
-        for x0, y0, board, blocked, occ, steps, places in self.windows:
+        for x0, y0, board, blocked, occ, steps, places, pre in self.windows:
             added = board.mask(more)
-            if added.bit_count() != self.size or added & (blocked | occ):
+            if added.bit_count() != self.size or added & (blocked | occ | pre):
                 continue                # a cell outside the window, blocked or occupied
+            added |= pre
             rest = carry(board, blocked, occ, added, steps, places, question.steps, question.early_singles)
             if rest is not None:
                 if question.tail is not None:
@@ -467,8 +502,10 @@ class _GridCompletions:
                           places, grid)
         if self.size == 1:
             self.windows = [w for w in self.windows if (w[0], w[1]) != (x0, y0)]
-            self.windows.insert(0, (x0, y0, board, blocked, grid, 0, places))
+            self.windows.insert(0, (x0, y0, board, blocked, grid, 0, places, 0))
             del self.windows[2:]
+            if not question.anywhere:
+                _COMPLETIONS.lately(question.land, (x0, y0, grid, places, self._after_single()))
 
 
 def _keep(key: tuple, answer: bool) -> bool:
@@ -758,7 +795,7 @@ def completable_anchors(occupied: Any, shapes: Any, shape: Any, seq: list, max_w
             at = _AT[key] = {}
     out = []
     key = _cells_key(grid)
-    kept = _GridCompletions(_union_key(key, ()), question, len(offsets)) if grid and key is not None else None
+    kept = _GridCompletions(_union_key(key, ()), question, len(offsets), grid) if grid and key is not None else None
     for anchor in seq:
         x, y = _cell(anchor)
         x -= ox

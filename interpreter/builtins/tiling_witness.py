@@ -19,6 +19,7 @@ from __future__ import annotations
 
 _LIMIT = 20000   # keys of completions kept (emptied when full): a game needs a few hundred
 _WINDOWS = 2     # completions kept per key (in different windows)
+_LATELY = 4      # completions of earlier grids kept per landscape
 
 
 class Completions:
@@ -27,10 +28,23 @@ class Completions:
     relative to the key's corner, the places by step, the occupied cells as a mask of the
     window)."""
 
-    __slots__ = ("_kept",)
+    __slots__ = ("_kept", "_lately")
 
     def __init__(self):
         self._kept: dict = {}
+        self._lately: dict = {}         # landscape -> the last grids' completions, newest first
+
+    def lately(self, land: object, entry: tuple | None = None) -> list:
+        """The last few completions of grids of this landscape (x0, y0, occ, places, the numbers
+        of its pieces after its first j singles -> j), `entry` first kept among them: an earlier
+        grid of a game, whose completion may answer for the grid it grew into."""
+        kept = self._lately.get(land)
+        if kept is None:
+            kept = self._lately[land] = []
+        if entry is not None:
+            kept.insert(0, entry)
+            del kept[_LATELY:]
+        return kept
 
     def keep(self, cells: object, tail: int, head: tuple, corner: tuple, places: tuple, occ: int) -> None:
         """Keeps a completion of `cells` by pieces whose first piece is `head` (its size, its
@@ -55,6 +69,7 @@ class Completions:
 
     def clear(self) -> None:
         self._kept.clear()
+        self._lately.clear()
 
 
 def carry(board, blocked: int, occ: int, added: int, head_steps: int, places: tuple, steps: list,
@@ -64,11 +79,13 @@ def carry(board, blocked: int, occ: int, added: int, head_steps: int, places: tu
     the completion's `places` (its first head_steps those of the first piece, 0 for a single
     cell; then theirs, in tiling._Question.steps' order); None when none is found so.
 
-    When `added` lies in none of their places and, for a larger first piece, inside its own
-    places, they pass as they are: each still touches a free cell next to a piece (its own cell
-    next to occ), and the early singles keep their room (a single first piece: one fewer of
-    them, at most one cell, `added`, fewer to reach; a larger one: as many, its places free
-    again around `added`). Otherwise places hit by `added` move, and every test is made."""
+    `added` may also be the cells of several single pieces in front (head_steps 0), as many as
+    they are. When `added` lies in none of their places and, for a larger first piece, inside
+    its own places, they pass as they are: each still touches a free cell next to a piece (its
+    own cell next to occ), and the early singles keep their room (single first pieces: as many
+    fewer of them as cells in `added`, at most as many cells fewer to reach; a larger one: as
+    many, its places free again around `added`). Otherwise places hit by `added` move, and
+    every test is made."""
     rest = places[head_steps:]
     hit = False
     for place in rest:
