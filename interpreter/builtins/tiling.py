@@ -471,9 +471,18 @@ class _GridCompletions:
         (tiling_witness.carry: the rule, and why it is exact); the completion it leaves is
         kept in turn, for the grid with the piece (`key`)."""
         question = self.question
+        single = len(more) == 1
         for x0, y0, board, blocked, occ, steps, places, pre in self.windows:
-            added = board.mask(more)
-            if added.bit_count() != self.size or added & (blocked | occ | pre):
+            if single:
+                x, y = more[0][0] - x0, more[0][1] - y0
+                if not (0 <= x < board.w and 0 <= y < board.h):
+                    continue
+                added = 1 << (y * board.w + x)
+            else:
+                added = board.mask(more)
+                if added.bit_count() != self.size:
+                    continue
+            if added & (blocked | occ | pre):
                 continue                # a cell outside the window, blocked or occupied
             added |= pre
             rest = carry(board, blocked, occ, added, steps, places, question.steps, question.early_singles)
