@@ -179,13 +179,19 @@ def _transpiled_games(game, path: str, n: int, opts: dict, seeds: range) -> dict
 
 
 class Worker:
-    def __init__(self, root: Path):
+    """A worker process running `root`'s interpreter. With `files_from`, every task's rule file
+    (a path relative to a checkout) is read from that other checkout instead of its own."""
+
+    def __init__(self, root: Path, files_from: Path | None = None):
+        self.files_from = files_from
         env = dict(os.environ, PYTHONPATH=str(root))
         self.proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--worker"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
                                      env=env, cwd=str(root))
 
     def ask(self, **task) -> dict:
+        if self.files_from is not None and "file" in task:
+            task["file"] = str(self.files_from / task["file"])
         self.proc.stdin.write(json.dumps(task) + "\n")
         self.proc.stdin.flush()
         return json.loads(self.proc.stdout.readline())
@@ -383,7 +389,11 @@ def compare(base: Worker, new: Worker, rounds: int, games: int, what: set,
             if files and not any(text in gid for text in files):
                 continue
             for n in mcts_players or [4 if gid != "between_two_cities" else 3]:
-                out["mcts"].append(_mcts_row(base, new, rounds, gid, options, transpiled, n))
+                allowing = _mcts_options(gid, options, n)
+                if allowing is None:
+                    print(f"mcts   {gid}: {n} players not allowed, skipped", file=sys.stderr, flush=True)
+                    continue
+                out["mcts"].append(_mcts_row(base, new, rounds, gid, allowing, transpiled, n))
     return out
 
 
@@ -420,6 +430,17 @@ def simulate_cli(base_root: Path, rounds: int, sizes: list[int], files: list[str
               file=sys.stderr, flush=True)
         rows.append(row)
     return rows
+
+
+def _mcts_options(gid: str, options: dict, n: int) -> dict | None:
+    """The options an MCTS row plays at n players: its own, plus the file's two-player (or other
+    boolean) option where n needs one (Dogs' Day at 2 players); None if no option allows n."""
+    from interpreter.game import Game
+    game = Game.load(ROOT / "rules" / gid / "game.yaml")
+    if not game.check_setup(n, game.resolve_options(options)):
+        return dict(options)
+    extra = _options_allowing(game, n)
+    return {**options, **extra} if extra else None
 
 
 def _mcts_row(base: Worker, new: Worker, rounds: int, gid: str, options: dict, transpiled: bool, n: int) -> dict:
@@ -575,6 +596,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="games: the old engine's CPU seconds per task (more games per task for short games)")
     ap.add_argument("--mcts-players", type=int, nargs="+", metavar="N",
                     help="mcts: these player counts (default 4, Between Two Cities 3)")
+    ap.add_argument("--same-files", action="store_true",
+                    help="games, copy, mcts: this checkout plays the --base checkout's own version of each rule "
+                         "file too (the same rule files on both sides: the ratio is the engines' alone, without "
+                         "what the rule files gained since)")
     ap.add_argument("--json", dest="json_out")
     args = ap.parse_args(argv)
     if args.files_csv:
@@ -590,7 +615,8 @@ def main(argv: list[str] | None = None) -> int:
               + (f", generated program {results['handwritten']['transpiled_ratio']:.2f}×" if args.transpiled else ""),
               file=sys.stderr, flush=True)
     if args.base and what & {"games", "copy", "mcts"}:
-        base, new = Worker(Path(args.base).resolve()), Worker(ROOT)
+        base_root = Path(args.base).resolve()
+        base, new = Worker(base_root), Worker(ROOT, base_root if args.same_files else None)
         try:
             results["compare"] = compare(base, new, args.rounds, args.games, what, args.files, args.transpiled,
                                          args.run_games, args.min_task, args.run_seconds, args.mcts_players)

@@ -61,7 +61,28 @@ class ExpressionWriter(WriterBase):
             return self.zone(n, env)
         if len(n.keys) != 1:
             raise self.unsupported("an index with several keys", n)
+        if self.is_keyed_table(n.obj, env):  # a key it lacks reads none, as in the engine (codegen.index_rt)
+            return f"{self.expr(n.obj, env)}.get({self.expr(n.keys[0], env)})"
         return f"{self.expr(n.obj, env)}[{self.expr(n.keys[0], env)}]"
+
+    def is_keyed_table(self, node: ast.Node, env: dict) -> bool:
+        """Whether `node` is always a dict of the tables: a table that is one, or an element of a
+        table whose elements all are (its rows, a dict of dicts)."""
+        values = self.table_values(node, env)
+        return bool(values) and all(isinstance(v, dict) for v in values)
+
+    def table_values(self, node: ast.Node, env: dict) -> list:
+        """Every value `node` can have when it is a table or an index into one; [] if it is not."""
+        if isinstance(node, ast.Name):
+            return [self.d.tables[node.id]] if node.id not in env and node.id in self.d.tables else []
+        if isinstance(node, ast.Index) and len(node.keys) == 1:
+            out = []
+            for value in self.table_values(node.obj, env):
+                if not isinstance(value, (dict, list)):
+                    return []
+                out.extend(value.values() if isinstance(value, dict) else value)
+            return out
+        return []
 
     def e_Attr(self, n, env):
         if isinstance(n.obj, ast.Name) and n.obj.id == "option" and "option" not in env:

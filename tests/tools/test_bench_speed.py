@@ -46,3 +46,28 @@ def test_the_games_table_says_which_form_played():
     header, _, line = bs._games_table([row])
     assert "after played by" in header and "start (ms CPU)" in header
     assert line == "| rules/x/game.yaml | 2 | 10.0 | 40.0 | 4.00× | 3.50–4.50 | 100 | 3.90× (1000) | generated |"
+
+
+def test_same_files_reads_every_rule_file_from_the_other_checkout(tmp_path):
+    """`--same-files`: the worker of this checkout plays the other checkout's version of the
+    file (here a tic-tac-toe on five cells: no game can last more than five decisions)."""
+    small = tmp_path / "rules" / "tic_tac_toe" / "game.yaml"
+    small.parent.mkdir(parents=True)
+    text = Path(TIC_TAC_TOE).read_text()
+    assert "cells: [0, 1, 2, 3, 4, 5, 6, 7, 8]" in text
+    small.write_text(text.replace("cells: [0, 1, 2, 3, 4, 5, 6, 7, 8]", "cells: [0, 1, 2, 3, 4]"))
+    own, other = bs.Worker(ROOT), bs.Worker(ROOT, files_from=tmp_path)
+    try:
+        task = {"kind": "games", "file": "rules/tic_tac_toe/game.yaml", "players": 2, "games": 20, "seed": 0}
+        assert other.ask(**task)["decisions"] <= 5 * 20
+        assert own.ask(**task)["decisions"] > 5 * 20  # random tic-tac-toe games mostly run past five marks
+    finally:
+        own.close()
+        other.close()
+
+
+def test_an_mcts_row_takes_the_option_its_player_count_needs():
+    assert bs._mcts_options("dogs_day", {}, 4) == {}
+    assert bs._mcts_options("dogs_day", {}, 2) == {"two_players": True}
+    assert bs._mcts_options("dogs_day", {}, 9) is None
+    assert bs._mcts_options("chicago_poker", {"no_special_cards": True}, 4) == {"no_special_cards": True}
