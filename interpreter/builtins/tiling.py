@@ -21,7 +21,7 @@ from ..errors import RuleRuntimeError
 from .grid import _at_origin, _cell, _cells, _grid, _link_map
 from . import builtin, items
 from .bitgrid import BitWindow, ShapeBits, shape_bits
-from .tiling_witness import Completions, carry, costs_nothing
+from .tiling_witness import Completions, carry, costs_nothing, settle
 
 
 def _shape(s: Any) -> tuple:
@@ -497,15 +497,21 @@ class _GridCompletions:
         """A completion of the grid and one single cell on it is one of the grid alone with that
         single in front of the pieces, when the cell and every place touch the grid's own cells
         (the free cells gain the cell, next to the grid, and the early singles one more, with
-        that cell for room): kept so, and tried first for the next anchors."""
+        that cell for room; a place touching only cells next to the single is moved, and the
+        room checked: tiling_witness.settle): kept so, and tried first for the next anchors."""
         x0, y0, places, occ = found
         question = self.question
         board, blocked = question.land.window(x0, y0)
         bit = board.bit(cell)
         grid = occ & ~bit
         next_to_grid = board.expand(grid) & ~grid & ~blocked
-        if not (bit & next_to_grid and costs_nothing(places, next_to_grid)):
+        if not bit & next_to_grid:
             return
+        if not costs_nothing(places, next_to_grid):  # places joined through the single: moved
+            places = settle(board, blocked, grid, 0, places, question.steps,
+                            question.early_singles + 1 if question.steps else 0)
+            if places is None:
+                return
         key = self.grid_key
         _COMPLETIONS.keep(key[2] if question.anywhere else key, question.pieces, (1, 0), (x0 - key[0], y0 - key[1]),
                           places, grid)

@@ -100,13 +100,20 @@ def carry(board, blocked: int, occ: int, added: int, head_steps: int, places: tu
             head |= place
         if not added & ~head:
             return rest
-    occ |= added
+    return settle(board, blocked, occ | added, added, rest, steps, early_singles)
+
+
+def settle(board, blocked: int, occ: int, avoid: int, places: tuple, steps: list, early_singles: int) -> tuple | None:
+    """Places for `steps` that pass the search's tests with cost 0 for the occupied cells `occ`,
+    found from `places` (inside the free cells, those of different pieces apart): a place on a
+    cell of `avoid` or touching no free cell next to the pieces moves to another that does (the
+    lowest), then the room for the early singles is checked; None when that fails."""
     free = board.full & ~occ & ~blocked
     next_to = board.expand(occ) & free          # the free cells next to the pieces
-    new = list(rest)
+    new = list(places)
     for i, step in enumerate(steps):
         place = new[i]
-        if place & added or not place & next_to:
+        if place & avoid or not place & next_to:
             bits = step[0]
             at = bits.within(free & ~_other_pieces(steps, new, i)) & bits.touching(next_to)
             if not at:
