@@ -13,9 +13,17 @@ so the search passes in W if some places for p1, … pass its other tests, which
 directly: each inside F \\ X, those of different pieces apart, each touching a free cell next
 to O ∪ X (cost 0: no budget binds, paths on or off), and room for the early singles. P's
 places of p1, … are tried, a place that lost its footing moved to another (any: the tests
-decide). A "no" from `carry` says nothing: the question is then searched as before.
+decide). A "no" from `carry` says nothing: the question is then searched as before. The same
+holds when p0 is several single pieces (X their cells): tiling uses it for a grid whose own
+completion is not kept but an earlier grid's is (Completions.lately).
+
+Where completions come from: every search that passes with places of cost 0 (kept by the cells
+it was asked about), every completion `carry` leaves, and a searched anchor's completion taken
+back to the grid alone with the single in front (`settle` checks it there).
 """
 from __future__ import annotations
+
+from typing import Any
 
 _LIMIT = 20000   # keys of completions kept (emptied when full): a game needs a few hundred
 _WINDOWS = 2     # completions kept per key (in different windows)
@@ -72,12 +80,13 @@ class Completions:
         self._lately.clear()
 
 
-def carry(board, blocked: int, occ: int, added: int, head_steps: int, places: tuple, steps: list,
+def carry(board: Any, blocked: int, occ: int, added: int, head_steps: int, places: tuple, steps: list,
           early_singles: int) -> tuple | None:
-    """Places for `steps` (the pieces after the first) that pass the search's tests once the
-    first piece's cells `added` (free in the window) join the occupied cells `occ`, found from
-    the completion's `places` (its first head_steps those of the first piece, 0 for a single
-    cell; then theirs, in tiling._Question.steps' order); None when none is found so.
+    """Places for `steps` (the pieces after the first) that pass the search's tests in the
+    window `board` (a tiling._Board; `blocked` its blocked cells) once the first piece's cells
+    `added` (free in the window) join the occupied cells `occ`, found from the completion's
+    `places` (its first head_steps those of the first piece, 0 for a single cell; then theirs,
+    in tiling._Question.steps' order); None when none is found so.
 
     `added` may also be the cells of several single pieces in front (head_steps 0), as many as
     they are. When `added` lies in none of their places and, for a larger first piece, inside
@@ -103,7 +112,8 @@ def carry(board, blocked: int, occ: int, added: int, head_steps: int, places: tu
     return settle(board, blocked, occ | added, added, rest, steps, early_singles)
 
 
-def settle(board, blocked: int, occ: int, avoid: int, places: tuple, steps: list, early_singles: int) -> tuple | None:
+def settle(board: Any, blocked: int, occ: int, avoid: int, places: tuple, steps: list,
+           early_singles: int) -> tuple | None:
     """Places for `steps` that pass the search's tests with cost 0 for the occupied cells `occ`,
     found from `places` (inside the free cells, those of different pieces apart): a place on a
     cell of `avoid` or touching no free cell next to the pieces moves to another that does (the

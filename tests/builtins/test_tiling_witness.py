@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from interpreter.builtins import tiling
 
-from test_tiling_oracle import SHAPES2, SHAPES3, SINGLE, questions
+from test_tiling_oracle import SINGLE, questions
 from tiling_oracle import completable as oracle
 
 H = [(0, 0), (1, 0)]
