@@ -80,15 +80,17 @@ class MctsAgent:
     def _on_stepper(self, fast: StepperIterations, stats: list, player: int) -> bool:
         """One iteration on the generated program; False (the generator's state put back, for
         the engine to play the same iteration) if the program fails it."""
-        saved = self.rng.getstate()
+        fast.keep(stats, self.rng)
         try:
             i, result = fast.run(stats, self.select, self.rng)
         except Exception:  # noqa: BLE001 - the engine plays this iteration, from the same draws
-            self.rng.setstate(saved)
+            fast.rewind(self.select, self.rng)
             self.replayed += 1
             return False
+        value = self.evaluate.value(fast.ended(result), player)
+        fast.passed(i, value)
         stats[i].visits += 1
-        stats[i].total += self.evaluate.value(fast.ended(result), player)
+        stats[i].total += value
         self.iterations_done += 1
         self.on_stepper += 1
         self.failures.passed()

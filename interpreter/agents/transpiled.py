@@ -19,6 +19,7 @@ generator state, so the agent's result never depends on which form ran.
 """
 from __future__ import annotations
 
+import copy
 import itertools
 import random
 from typing import Any
@@ -26,6 +27,9 @@ from typing import Any
 from .determinize import Determinizer
 from .evaluation import Evaluation
 from .playout import RandomPlayout
+
+
+REMARK = 16  # iterations between two saved generator states (StepperIterations.keep)
 
 
 class _Capped(Exception):
@@ -54,6 +58,13 @@ class StepperIterations:
 
     def __init__(self, worlds: Any, n: int, cap: int):
         self.worlds, self.n, self.cap = worlds, n, cap
+        # each iteration's world made in place of the last one's (worlds.StepperWorlds.sample), kept
+        # on the program for the next decision's searches too (Stepper.spare)
+        self.reuses = hasattr(worlds, "fresh")
+        # the agent's generator state and the statistics at a mark, and the iterations passed
+        # since ((option, value) each): what `rewind` needs (keep/passed/rewind)
+        self.mark: tuple | None = None
+        self.since: list = []
 
     @classmethod
     def prepare(cls, engine: Determinizer, playout: Any, evaluate: Any) -> "StepperIterations | None":
@@ -74,9 +85,14 @@ class StepperIterations:
         return None if worlds is None else cls(worlds, engine.state.n, playout.max_decisions)
 
     def run(self, stats: list, select: Any, rng: random.Random) -> tuple[int, tuple]:
-        """One iteration: (the root option tried, the finished game's result tuple). Raises
-        whatever the stepper raises (the caller replays the iteration in the engine)."""
-        world = self.worlds.sample(rng)
+        """One iteration: (the root option tried, the finished game's result tuple, to be read
+        before the next iteration: its history is the world's list, which the next refills).
+        Raises whatever the stepper raises (the caller replays the iteration in the engine)."""
+        if self.reuses:
+            m = self.worlds.m
+            world = m.spare = self.worlds.sample(rng, m.spare)
+        else:
+            world = self.worlds.sample(rng)
         i = select.pick(stats, rng)
         draw, cap, counted = rng.random, self.cap, itertools.count(1).__next__
 
@@ -87,6 +103,32 @@ class StepperIterations:
 
         self.worlds.play(world, i, [agent] * self.n)
         return i, self.worlds.m.result(world)
+
+    def keep(self, stats: list, rng: random.Random) -> None:
+        """Before an iteration: keep what `rewind` needs to put rng back to here. The generator's
+        state (a 625-number tuple, about 2 % of an iteration) is taken every REMARK iterations;
+        in between, the iterations passed since are recorded."""
+        if self.mark is None or len(self.since) >= REMARK:
+            self.mark, self.since = (rng.getstate(), [copy.copy(s) for s in stats]), []
+
+    def passed(self, i: int, value: float) -> None:
+        """The iteration kept before passed: option i tried, `value` added to its statistics."""
+        self.since.append((i, value))
+
+    def rewind(self, select: Any, rng: random.Random) -> None:
+        """rng put back to where it was before the iteration that failed: the mark's state, and
+        the iterations passed since played again (the same worlds and draws from the same
+        statistics: each made the same pick, and passes again)."""
+        state, kept = self.mark
+        rng.setstate(state)
+        stats = [copy.copy(s) for s in kept]
+        for i, value in self.since:
+            j, _ = self.run(stats, select, rng)
+            if j != i:
+                raise RuntimeError("an iteration played again picked another option")
+            stats[i].visits += 1
+            stats[i].total += value
+        self.mark, self.since = None, []  # the engine draws next: a new mark before the next
 
     def ended(self, result: tuple) -> _Ended:
         return _Ended(self.n, result)

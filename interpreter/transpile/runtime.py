@@ -488,7 +488,8 @@ def _plain_options(cands, who, ps, plain):
     number, seen by nobody in particular): the first candidate of each (zone, item, face).
     None when some candidate is none of these (the caller then asks _piece_options)."""
     loc, zi, face, seen, up0, singular, hkey, vkey, dyn, one = ps
-    if cands and seen is None:  # the usual case first: one unordered zone, plain pieces face up
+    # the usual case first: one unordered zone (its last candidate there too), plain pieces face up
+    if cands and seen is None and loc[cands[-1]] is loc[cands[0]]:
         z = loc[cands[0]]
         ordered, vis_up, vis_down, owner = zi[id(z)]
         if not ordered and (vis_up == "all" or (vis_up == "owner" and owner == who)):

@@ -12,7 +12,8 @@ API in the manner of OpenSpiel:
     over(st), returns(st), history(st)
     rollout(st, index, agents)  apply, then the agents (``agents[seat](options) -> index``) play
                            the rest inline, nothing stopping: a search's playout at the speed of
-                           program.py's ``play``
+                           program.py's ``play`` (a running generator is sent the index and the
+                           agents, which it answers from then on)
 
 The whole game is one plain list ``st``: the decision being waited for (``pc``, its id), the
 seat and options asked, the live locals of the flow at that decision (a tuple, "the frame"),
@@ -79,8 +80,10 @@ from .base import Unsupported
 from .label_reads import reads_only_the_option
 from .piece_kinds import VALUE, element
 from .procedures import returns_in_loops
+from .refills import restore_lines
 from .program import ProgramWriter, namespace
 from .rulefile import RuleFile
+from .unguarded import unguard
 
 PC, SEAT, OPTIONS, FRAME = 0, 1, 2, 3
 _BODIES = (ast.If, ast.While, ast.For, ast.Repeat, ast.Simultaneous)
@@ -239,8 +242,10 @@ class StepperWriter(ProgramWriter):
         # value_procs.py's functions, written for play() (depth 1), nested in _gen (depth 3):
         # each new generator (a copy's too) makes them over its own state
         procs = ["        " + line if line.strip() else line for line in self.proc_defs]
-        lines = body[:mark] + nested + procs + body[mark:] + ["    return _gen"]
-        out.append("\n".join(lines) + "\n\n\n")
+        game = "\n".join(body[:mark] + nested + procs + body[mark:] + ["    return _gen"]) + "\n"
+        # its loops without their tests on pc once resumed (unguarded.py; one physical line an entry)
+        flow = unguard("\n".join(body[mark:]).split("\n"))
+        out.append("\n".join(body[:mark] + nested + procs + flow + ["    return _gen"]) + "\n\n\n")
         out.append(f"_FRAMES = {[None] + [tuple(self.frames[i]) for i in range(1, self.sites + 1)]!r}\n")
         named = [tuple(self.rule_names.get(v) for v in self.frames[i]) for i in range(1, self.sites + 1)]
         out.append(f"_FRAME_RULE_NAMES = {[None] + named!r}  # None: the program's own\n")
@@ -251,7 +256,7 @@ class StepperWriter(ProgramWriter):
         if self.refused:
             raise self.refused[0]
         out.append("".join(line + "\n" for line in made_tables))
-        out.append(self.api(run, objects))
+        out.append(self.api(run, objects, game))  # refills.py reads the flow as written
         out.append(self.exports(run, objects))
         return "".join(out)
 
@@ -278,9 +283,10 @@ class StepperWriter(ProgramWriter):
                           "        pass"]
         return "\n".join(lines + ["    return state", ""])
 
-    def api(self, run: int, objects: list) -> str:
-        """new/apply/rollout/clone and the slots' indices (RUN: the game's generator function,
-        GEN: its running generator or None), after _game."""
+    def api(self, run: int, objects: list, game_source: str) -> str:
+        """new/apply/rollout/clone/restore and the slots' indices (RUN: the game's generator
+        function, GEN: its running generator or None), after _game (`game_source`: its source,
+        which refills.py reads)."""
         slot = {name: i for i, name in enumerate(objects, run + 1)}
         size = run + len(objects) + 3
         gen, first = size - 2, FRAME + 1
@@ -309,13 +315,15 @@ class StepperWriter(ProgramWriter):
         lines += [f"    new[{slot['history']}] = list(st[{slot['history']}])",
                   f"    new[{slot['rng']}] = st[{slot['rng']}].copy()",
                   f"    new[{run}] = _game(*new[{run + 1}:{run + 1 + len(objects)}]{self.made_argument()})",
-                  "    return new", ""]
+                  "    return new", "", ""]
+        lines += restore_lines(self, slot, run, size, game_source)
         return "\n".join(lines)
 
-    def zone_copies(self, slot: dict) -> tuple[list[str], list[str], list[str]]:
-        """clone's copy of every zone list: (the flat list of the original's lists, as code; the
-        lines putting the copies, `zs`, back in each family's shape; each zs entry's code as
-        program.state_init / looks.py name that list, e.g. z_drinks_at['loop'][0])."""
+    def zone_copies(self, slot: dict, st: str = "st") -> tuple[list[str], list[str], list[str]]:
+        """clone's copy of every zone list: (the flat list of the original's lists, as code, the
+        state's list named `st`; the lines putting the copies, `zs`, back in each family's shape;
+        each zs entry's code as program.state_init / looks.py name that list, e.g.
+        z_drinks_at['loop'][0])."""
         flat, parts, codes, k = [], [], [], 0
         for name, i in slot.items():
             if not name.startswith("z_"):
@@ -323,29 +331,29 @@ class StepperWriter(ProgramWriter):
             shape = self.zone_shape(name[2:])
             named = list(self.lay.zone_index[name[2:]])
             if named != [()] and all(isinstance(key, str) for key in named):  # a dict by names
-                flat.append(f"*st[{i}].values()")
+                flat.append(f"*{st}[{i}].values()")
                 codes += [f"{name}[{key!r}]" for key in named]
                 parts.append(f"    new[{i}] = dict(zip(st[{i}], zs[{k}:{k + len(named)}]))")
             elif any(isinstance(x, str) for key in named if isinstance(key, tuple) for x in key):
                 # several dimensions, one a board's nodes (boards.py): each zone list by its code
                 keyed = self.zone_codes(name[2:])
-                flat += [f"st[{i}]" + code[len(name):] for code in keyed]
+                flat += [f"{st}[{i}]" + code[len(name):] for code in keyed]
                 leaves = [f"zs[{k + j}]" for j in range(len(keyed))]
                 parts.append(f"    new[{i}] = {self.keyed_zones_of(name[2:], leaves)}")
                 codes += keyed
                 k += len(keyed)
                 continue
             elif not shape:
-                flat.append(f"st[{i}]")
+                flat.append(f"{st}[{i}]")
                 parts.append(f"    new[{i}] = zs[{k}]")
                 codes.append(name)
             elif len(shape) == 1:
-                flat.append(f"*st[{i}]")
+                flat.append(f"*{st}[{i}]")
                 parts.append(f"    new[{i}] = zs[{k}:{k + shape[0]}]")
                 codes += [f"{name}[{j}]" for j in range(shape[0])]
             else:
                 rows, cols = shape
-                flat.append(f"*[z for row in st[{i}] for z in row]")
+                flat.append(f"*[z for row in {st}[{i}] for z in row]")
                 parts.append(f"    new[{i}] = [zs[{k} + r * {cols}:{k} + (r + 1) * {cols}] for r in range({rows})]")
                 codes += [f"{name}[{r}][{c}]" for r in range(rows) for c in range(cols)]
             k += len(shape) and shape[0] * (shape[1] if len(shape) == 2 else 1) or 1
@@ -495,6 +503,8 @@ class StepperWriter(ProgramWriter):
         if self.scalars:
             self.emit(depth + 1, f"st[{FRAME + 1}:{FRAME + 1 + len(self.scalars)}] = [{', '.join(self.scalars)}]")
         self.emit(depth + 1, "ans = yield")
+        self.emit(depth + 1, "if type(ans) is tuple:  # rollout: the agents answer from here on")
+        self.emit(depth + 2, "ans, _agents = ans")
         return site, frame
 
     def record_parts(self, site: int, frame: list, n: Any, *names: str) -> None:
@@ -750,10 +760,15 @@ def apply(st, ans):
 
 
 def rollout(st, ans, agents):
-    if st[@GEN@] is not None:
-        st[:] = _plain(st)
+    g = st[@GEN@]
     try:  # agents answer every decision: the generator runs to the end
-        next(st[@RUN@](st, ans, agents))
+        if g is None:
+            next(st[@RUN@](st, ans, agents))
+        else:  # the running generator goes on, given the agents (a new one would walk down here)
+            if not 0 <= ans < len(st[2]):
+                raise IndexError(f'option {ans!r} of {len(st[2])}')
+            st[@GEN@] = None
+            g.send((ans, agents))
     except StopIteration:
         pass
 
@@ -820,6 +835,12 @@ class Stepper:
         self.apply: Callable[[list, int], None] = names["apply"]
         self.rollout: Callable[[list, int, list], None] = names["rollout"]
         self.clone: Callable[[list], list] = names["clone"]
+        # restore(world, st, restorer(st)): a world made st's copy again in place (refills.py); None: clone
+        self.restorer: Callable[[list], Any] | None = names.get("restorer")
+        self.restore: Callable[[list, list, Any], bool] | None = names.get("restore")
+        # a world of this program a search is done with: the next search's first world is made
+        # in it (agents/transpiled.py; one search at a time uses it)
+        self.spare: list | None = None
         self.plain: Callable[[list], list] = names["_plain"]  # the whole state in the list
         self.result_slot, self.history_slot = names["RESULT"], names["HISTORY"]
         self.rng_slot, self.loc_slot = names["RNG"], names["LOC"]

@@ -335,6 +335,7 @@ class StepperWorlds:
         self.rolls = rolls  # the hidden dice rolled again: (die, its faces) each
         # where a die's value is kept: M_value, and D_value where looks keep the set entries
         self.values = [m.slots[name] for name in ("M_value", "D_value") if name in m.slots]
+        self.plan = None if m.restorer is None else m.restorer(root)  # what m.restore needs of the root
 
     @classmethod
     def prepare(cls, S: Any, player: int, resampler: Resampler | None = None,
@@ -364,10 +365,13 @@ class StepperWorlds:
             return None
         return cls(m, root, draws, followers, rolls, waiting_now)
 
-    def sample(self, rng: random.Random) -> list:
+    def sample(self, rng: random.Random, spent: list | None = None) -> list:
         """A world: the root's clone, hidden pieces swapped as the Resampler draws, Rng reseeded,
-        the root's waiting decision the engine's (the others' are taken over in `play`)."""
-        world = self.m.clone(self.root)
+        the root's waiting decision the engine's (the others' are taken over in `play`). `spent`:
+        a world this object sampled before that the caller is done with; it is made the root's
+        copy again in place where the program can (stepper.py's `restore`, cheaper than a clone)
+        and returned as the new world."""
+        world = self.fresh(spent)
         mapping = self.mapping = {}
         if self.draws:
             zones, loc = self.m.zones(world), world[self.m.loc_slot]
@@ -376,10 +380,10 @@ class StepperWorlds:
                 shuffle(rng, pieces)
                 mapping.update(zip(olds, pieces))
                 for z, a, b, k in runs:
-                    zone = zones[z]
-                    zone[a:b] = pieces[k:k + b - a]
+                    zone, run = zones[z], pieces[k:k + b - a]
+                    zone[a:b] = run
                     if moves:
-                        for p in zone[a:b]:
+                        for p in run:
                             loc[p] = zone
             if self.in_frame:
                 frame = list(world[3])
@@ -400,6 +404,12 @@ class StepperWorlds:
         if w.seat in self.renamed and not self.adopt(world, w):
             raise Parted
         return world
+
+    def fresh(self, spent: list | None = None) -> list:
+        """The root's copy: `spent` made so in place (refills.py), else a clone."""
+        if spent is not None and self.plan is not None and self.m.restore(spent, self.root, self.plan):
+            return spent
+        return self.m.clone(self.root)
 
     def adopt(self, world: list, w: Any) -> bool:
         """Take over the engine's waiting decision `w` at the world's stop, renamed as the last

@@ -178,6 +178,37 @@ def test_an_iteration_the_stepper_fails_is_replayed_by_the_engine(tmp_path):
     assert ours.failures.count == engine.failures.count == ours.replayed
 
 
+def test_a_failed_iteration_after_passed_ones_rewinds_the_generator_through_them(tmp_path, monkeypatch):
+    """The generator's state is kept every REMARK iterations only (transpiled.StepperIterations
+    .keep): a failure after passed iterations puts it back by playing those again from the mark;
+    the search is still the engine's, and it fails without that replay."""
+    from interpreter.agents import transpiled
+
+    replayed = []
+    rewind = transpiled.StepperIterations.rewind
+
+    def counted(self, select, rng):
+        replayed.append(len(self.since))
+        rewind(self, select, rng)
+
+    monkeypatch.setattr(transpiled.StepperIterations, "rewind", counted)
+    game = load(tmp_path, BAD_DRAW % {"second": "{id: bad1, bad: 1}"})
+    S = game.new_game(2, seed=1)
+    engine, ours = MctsAgent(60, seed=2, transpiled=False), MctsAgent(60, seed=2)
+    assert engine.choose(S, 0) == ours.choose(S, 0) and engine.rng.getstate() == ours.rng.getstate()
+    assert [(s.visits, s.total) for s in engine.last_stats] == [(s.visits, s.total) for s in ours.last_stats]
+    assert any(replayed)  # some failure came after passed iterations
+
+    def forgetful(self, select, rng):
+        rng.setstate(self.mark[0])  # the mark's state alone: the passed iterations' draws lost
+        self.mark, self.since = None, []
+
+    monkeypatch.setattr(transpiled.StepperIterations, "rewind", forgetful)
+    again = MctsAgent(60, seed=2)
+    again.choose(S, 0)
+    assert again.rng.getstate() != engine.rng.getstate()
+
+
 HELD = """
 game: {id: held, name: Held, players: {min: 2, max: 3}}
 components:
