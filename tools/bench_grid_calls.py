@@ -34,7 +34,7 @@ from interpreter.builtins import load_all  # noqa: E402
 from interpreter.values import ZoneRef  # noqa: E402
 
 MEMOS = ("_MEMO", "_AT", "_MOVED", "_ANSWERS", "_QUESTIONS", "_BY_TEXT", "_LANDSCAPES", "_PARSED",
-         "_PLACEMENTS", "_PIECES", "_RECENT")
+         "_PLACEMENTS", "_PIECES", "_RECENT", "_COMPLETIONS", "_CONTENTS")
 
 
 def load_pair(checkout: Path, tag: str) -> dict:
@@ -46,8 +46,8 @@ def load_pair(checkout: Path, tag: str) -> dict:
         src = src.replace("from . import builtin, items", "from interpreter.builtins import items\n"
                           "builtin = lambda *a, **k: (lambda f: f)")
         src = src.replace("from . import builtin", "builtin = lambda *a, **k: (lambda f: f)")
-        src = src.replace("from ..", "from interpreter.").replace("from .bitgrid", "from interpreter.builtins.bitgrid")
         src = src.replace("from .grid import", f"from {tag}_grid import")
+        src = src.replace("from ..", "from interpreter.").replace("from .", "from interpreter.builtins.")
         mod = types.ModuleType(f"{tag}_{name}")
         sys.modules[mod.__name__] = mod
         exec(compile(src, mod.__name__, "exec"), mod.__dict__)
@@ -125,8 +125,9 @@ class _State:
 def replay(mods: dict, calls: list, states: list) -> tuple[float, list]:
     for mod in mods.values():
         for name in MEMOS:
-            if hasattr(mod, name):
-                getattr(mod, name).clear()
+            if hasattr(mod, name):     # a dict, a list, or an object with a clear() or its entries
+                memo = getattr(mod, name)
+                (memo if hasattr(memo, "clear") else memo.entries).clear()
     place, anchors = mods["grid"].grid_placements, mods["tiling"].grid_completable_anchors
     zone, out = ZoneRef("z"), []
     gc.collect()

@@ -21,6 +21,7 @@ from ..errors import RuleRuntimeError
 from .grid import _at_origin, _cell, _cells, _grid, _link_map
 from . import builtin, items
 from .bitgrid import BitWindow, ShapeBits, shape_bits
+from .tiling_witness import Completions, carry, costs_nothing, settle
 
 
 def _shape(s: Any) -> tuple:
@@ -110,7 +111,7 @@ class _Search:
     decides how soon one is found."""
 
     __slots__ = ("board", "free", "occupied", "steps", "early_singles", "from_pieces", "near", "levels",
-                 "depth", "door")
+                 "depth", "door", "chosen")
 
     def __init__(self, board: _Board, free: int, occupied: int, steps: list, early_singles: int,
                  rings: list, depth: int):
@@ -126,6 +127,7 @@ class _Search:
         self.door = (rings[0] if rings else 0) if early_singles else -1
         self.near: dict = {}            # places (a mask) -> rings of distances from them
         self.levels: dict = {}          # ShapeBits -> [anchors of its free places costing 0, 1, …]
+        self.chosen = [0] * len(steps)  # each step's place (cells), once the search passes
 
     def _room_for_early_singles(self, places: int) -> bool:
         """The single pieces arriving before the larger ones are put first, each touching a piece,
@@ -192,12 +194,14 @@ class _Search:
                         cover = place
                         break
                     if not self.early_singles or self._room_for_early_singles(taken | place):
+                        self.chosen[i] = place
                         return True
                 if cover:
                     spent += d
                     break
             if not cover:
                 return False
+            self.chosen[i] = cover
             if alone:
                 used |= cover
                 sure |= cover
@@ -239,12 +243,14 @@ class _Search:
             tried |= at
             if final and at:            # the last step: run(i + 1) is the room left, inlined
                 if not self.early_singles:
+                    self.chosen[i] = base * (at & -at)
                     return True
                 while at:
                     low = at & -at
                     at ^= low
                     cover = base * low
                     if door & ~(taken | cover) and self._room_for_early_singles(taken | cover):
+                        self.chosen[i] = cover
                         return True
                 continue
             cost = spent + d
@@ -254,6 +260,7 @@ class _Search:
                 cover = base * low
                 if not door & ~(taken | cover):
                     continue
+                self.chosen[i] = cover
                 if alone:
                     found = self.run(i + 1, used | cover, 0, sure | cover, cost)
                 elif last:
@@ -308,7 +315,7 @@ class _Question:
     parsed once; `number` names it in the memo of answers."""
 
     __slots__ = ("number", "need", "steps", "early_singles", "include", "land", "anywhere", "last_window",
-                 "depth", "include_box")
+                 "depth", "include_box", "pieces", "tail", "head", "after_singles")
 
     def __init__(self, number: int, pieces: list, include: list, land: _Landscape, paths: bool):
         self.number, self.include, self.land = number, include, land
@@ -326,6 +333,19 @@ class _Question:
         self.steps = [(shape_bits(land.w, land.h, shape), budget if paths else 0, len(shapes) == 1,
                        a == len(shapes) - 1) for shapes, budget in big for a, shape in enumerate(shapes)]
         self.depth = max([step[1] for step in self.steps], default=0)  # no place costs more
+        # for kept completions (tiling_witness): the number of these pieces (with the landscape
+        # and included cells), of the pieces after the first (None: no pieces), and the first
+        # piece's (size, steps)
+        self.pieces = _content_number(tuple(pieces), land, include)
+        self.tail = _content_number(tuple(pieces[1:]), land, include) if pieces else None
+        size = len(pieces[0][0]) if pieces else 0
+        self.head = (size, len(pieces[0]) if size > 1 else 0)
+        # the number of the pieces after its first j single cells -> j (those j all singles)
+        self.after_singles = {}
+        for j, piece in enumerate(pieces[:-1], 1):
+            if len(piece[0]) != 1:
+                break
+            self.after_singles[_content_number(tuple(pieces[j:]), land, include)] = j
 
 
 _MEMO: dict = {}          # answers by question: a rule asks the same one for several options
@@ -334,6 +354,8 @@ _ANSWERS_LIMIT = 100000  # _MEMO's keys are small (_union_key)
 _AT: dict = {}            # (grid at the origin, question number, piece's cells) -> {anchor: answer}
 # for questions `anywhere`: the same grid shape recurs across grids and games, and an anchor's
 # answer is then found without making the occupied cells
+_COMPLETIONS = Completions()  # completions found, by occupied cells: tiling_witness
+_CONTENTS: dict = {}      # (pieces, landscape, included cells) -> its number (_Question.pieces)
 _QUESTIONS: dict = {}     # the question's fixed part by content -> its _Question
 _BY_TEXT: dict = {}       # the same by the arguments' exact text (marshal): no parsing to find it
 _LANDSCAPES: dict = {}    # _Landscape by (w, h, blocked cells, link pairs)
@@ -369,9 +391,11 @@ def _answer(occupied: frozenset, question: _Question) -> bool:
     return _answer_of(_union_key(_cells_key(occupied), ()), occupied, (), question)
 
 
-def _answer_of(key: tuple | None, occupied: frozenset, more: list, question: _Question) -> bool:
+def _answer_of(key: tuple | None, occupied: frozenset, more: list, question: _Question,
+               kept: _GridCompletions | None = None) -> bool:
     """Whether the occupied cells and `more` can still be filled (_completable), kept in _MEMO
-    by `key` (_union_key of the cells; None: by the cells themselves)."""
+    by `key` (_union_key of the cells; None: by the cells themselves). `kept`: the completions
+    of the occupied cells alone, which may answer without a search (tiling_witness)."""
     if key is None:
         cells = occupied.union(more) if more else occupied
         key = (cells, question.number)
@@ -382,8 +406,121 @@ def _answer_of(key: tuple | None, occupied: frozenset, more: list, question: _Qu
     memo_key = (key, question.number)
     hit = _MEMO.get(memo_key)
     if hit is None:
-        hit = _keep(memo_key, _completable(key[0], key[1], key[2], _ROW, question))
+        if kept is not None and kept.follows(key, more):
+            return _keep(memo_key, True)
+        found = _completion(key[0], key[1], key[2], _ROW, question)
+        if found is not True and found is not False:
+            x0, y0, places, occ = found
+            if question.tail is not None:
+                _COMPLETIONS.keep(key[2] if question.anywhere else key, question.tail, question.head,
+                                  (x0 - key[0], y0 - key[1]), places, occ)
+            if kept is not None and len(more) == 1:
+                kept.learn(found, more[0])
+        hit = _keep(memo_key, bool(found))
     return hit
+
+
+class _GridCompletions:
+    """The kept completions of one grid for one question's pieces with a piece of `size`
+    cells in front (tiling_witness), each with its window: found once for all the anchors of a
+    grid_completable_anchors call. Where none is kept for the grid itself, one of an earlier
+    grid it grew into by single pieces (Completions.lately) stands in, with those singles' cells
+    (`pre`) placed with the piece."""
+
+    __slots__ = ("grid_key", "question", "size", "windows")
+
+    def __init__(self, grid_key: tuple, question: _Question, size: int, grid: frozenset):
+        self.grid_key, self.question, self.size = grid_key, question, size
+        self.windows = []               # (x0, y0, board, blocked, occ, first piece's steps, places, pre)
+        land = question.land
+        for (head_size, steps), (rx, ry), places, occ in _COMPLETIONS.of(
+                grid_key[2] if question.anywhere else grid_key, question.pieces):
+            if head_size == size:
+                x0, y0 = grid_key[0] + rx, grid_key[1] + ry
+                board, blocked = land.window(x0, y0)
+                self.windows.append((x0, y0, board, blocked, occ, steps, places, 0))
+        if question.anywhere or size != 1:
+            return
+        if self.windows:
+            x0, y0, _, _, occ, steps, places, _ = self.windows[0]
+            if not steps:
+                _COMPLETIONS.lately(land, (x0, y0, occ, places, self._after_single()))
+            return
+        for x0, y0, occ, places, after in _COMPLETIONS.lately(land):
+            j = after.get(question.pieces)
+            if j is None:
+                continue
+            board, blocked = land.window(x0, y0)
+            cells = board.mask(grid)
+            pre = cells & ~occ
+            if cells.bit_count() == len(grid) and not occ & ~cells and pre.bit_count() + 1 == j \
+                    and not pre & blocked:
+                self.windows.append((x0, y0, board, blocked, occ, 0, places, pre))
+                return
+
+    def _after_single(self) -> dict:
+        """after_singles of a single followed by this question's pieces."""
+        question = self.question
+        out = {question.pieces: 1}
+        for number, j in question.after_singles.items():
+            out[number] = j + 1
+        return out
+
+    def follows(self, key: tuple, more: list) -> bool:
+        """Whether a completion shows the grid with the piece of cells `more` completable
+        (tiling_witness.carry: the rule, and why it is exact); the completion it leaves is
+        kept in turn, for the grid with the piece (`key`)."""
+        question = self.question
+        single = len(more) == 1
+        for x0, y0, board, blocked, occ, steps, places, pre in self.windows:
+            if single:
+                x, y = more[0][0] - x0, more[0][1] - y0
+                if not (0 <= x < board.w and 0 <= y < board.h):
+                    continue
+                added = 1 << (y * board.w + x)
+            else:
+                added = board.mask(more)
+                if added.bit_count() != self.size:
+                    continue
+            if added & (blocked | occ | pre):
+                continue                # a cell outside the window, blocked or occupied
+            added |= pre
+            rest = carry(board, blocked, occ, added, steps, places, question.steps, question.early_singles)
+            if rest is not None:
+                if question.tail is not None:
+                    _COMPLETIONS.keep(key[2] if question.anywhere else key, question.tail, question.head,
+                                      (x0 - key[0], y0 - key[1]), rest, occ | added)
+                return True
+        return False
+
+    def learn(self, found: tuple, cell: tuple) -> None:
+        """A completion of the grid and one single cell on it is one of the grid alone with that
+        single in front of the pieces, when the cell and every place touch the grid's own cells
+        (the free cells gain the cell, next to the grid, and the early singles one more, with
+        that cell for room; a place touching only cells next to the single is moved, and the
+        room checked: tiling_witness.settle): kept so, and tried first for the next anchors."""
+        x0, y0, places, occ = found
+        question = self.question
+        board, blocked = question.land.window(x0, y0)
+        bit = board.bit(cell)
+        grid = occ & ~bit
+        next_to_grid = board.expand(grid) & ~grid & ~blocked
+        if not bit & next_to_grid:
+            return
+        if not costs_nothing(places, next_to_grid):  # places joined through the single: moved
+            places = settle(board, blocked, grid, 0, places, question.steps,
+                            question.early_singles + 1 if question.steps else 0)
+            if places is None:
+                return
+        key = self.grid_key
+        _COMPLETIONS.keep(key[2] if question.anywhere else key, question.pieces, (1, 0), (x0 - key[0], y0 - key[1]),
+                          places, grid)
+        if self.size == 1:
+            self.windows = [w for w in self.windows if (w[0], w[1]) != (x0, y0)]
+            self.windows.insert(0, (x0, y0, board, blocked, grid, 0, places, 0))
+            del self.windows[2:]
+            if not question.anywhere:
+                _COMPLETIONS.lately(question.land, (x0, y0, grid, places, self._after_single()))
 
 
 def _keep(key: tuple, answer: bool) -> bool:
@@ -479,6 +616,8 @@ def _question_by_content(shapes: list, w: int, h: int, blocked: Any, include: An
             _QUESTIONS.clear()
             _BY_TEXT.clear()
             _LANDSCAPES.clear()
+            _CONTENTS.clear()
+            _COMPLETIONS.clear()
             _MEMO.clear()
             _AT.clear()
             _RECENT.clear()
@@ -490,6 +629,15 @@ def _question_by_content(shapes: list, w: int, h: int, blocked: Any, include: An
         question = _QUESTIONS[fixed] = _Question(len(_QUESTIONS), [_piece(e) for e in shapes],
                                                  list(fixed[4]), land, paths)
     return question
+
+
+def _content_number(pieces: tuple, land: _Landscape, include: list) -> int:
+    """The number of these pieces to come (parsed) with this landscape and included cells."""
+    key = (pieces, land, tuple(include))
+    number = _CONTENTS.get(key)
+    if number is None:
+        number = _CONTENTS[key] = len(_CONTENTS)
+    return number
 
 
 def _shapes_key(shapes: Any) -> Any:
@@ -528,6 +676,12 @@ def _plan(pieces: list) -> tuple:
 def _completable(mx: int, my: int, mask: int, stride: int, question: _Question) -> bool:
     """Whether some window holding the occupied cells (bit (y - my) * stride + x - mx of `mask`
     for cell (x, y)) can be filled by the pieces to come."""
+    return bool(_completion(mx, my, mask, stride, question))
+
+
+def _completion(mx: int, my: int, mask: int, stride: int, question: _Question) -> bool | tuple:
+    """_completable's answer: False, True, or a completion whose places cost nothing
+    (_window_fills), which tiling_witness may carry on."""
     need, land = question.need, question.land
     w, h = land.w, land.h
     room = w * h - mask.bit_count()     # every occupied cell is inside every window below
@@ -568,22 +722,26 @@ def _completable(mx: int, my: int, mask: int, stride: int, question: _Question) 
     last = question.last_window
     if last is not None:
         x0, y0 = bx0 - last[0], by0 - last[1]
-        if X <= x0 <= bx0 and Y <= y0 <= by0 and _window_fills(land, x0, y0, occ_all >> ((y0 - Y) * w + x0 - X),
-                                                                room, need, question):
-            return True
+        if X <= x0 <= bx0 and Y <= y0 <= by0:
+            found = _window_fills(land, x0, y0, occ_all >> ((y0 - Y) * w + x0 - X), room, need, question)
+            if found:
+                return found
     for x0 in range(X, bx0 + 1):
         for y0 in range(Y, by0 + 1):
             if last is not None and (bx0 - x0, by0 - y0) == last:
                 continue                # tried above
-            if _window_fills(land, x0, y0, occ_all >> ((y0 - Y) * w + x0 - X), room, need, question):
+            found = _window_fills(land, x0, y0, occ_all >> ((y0 - Y) * w + x0 - X), room, need, question)
+            if found:
                 question.last_window = (bx0 - x0, by0 - y0)
-                return True
+                return found
     return False
 
 
-def _window_fills(land: _Landscape, x0: int, y0: int, occ: int, room: int, need: int, question: _Question) -> bool:
+def _window_fills(land: _Landscape, x0: int, y0: int, occ: int, room: int, need: int,
+                  question: _Question) -> bool | tuple:
     """Whether the pieces to come can fill the window at (x0, y0) holding the occupied cells
-    `occ` (a mask of the window)."""
+    `occ` (a mask of the window): False, True, or (x0, y0, the places the search found, occ)
+    when every place touches the pieces (a completion tiling_witness may carry on)."""
     board, blocked = land.window(x0, y0)
     if blocked:                         # the blocked cells no piece covers are not free
         if room - (blocked & ~occ).bit_count() != need:
@@ -600,7 +758,11 @@ def _window_fills(land: _Landscape, x0: int, y0: int, occ: int, room: int, need:
     if reached != free:                 # a free cell no piece can ever reach
         return False
     search = _Search(board, free, occ, question.steps, question.early_singles, rings, question.depth)
-    return search.first_path() or search.run()
+    if not (search.first_path() or search.run()):
+        return False
+    if costs_nothing(search.chosen, rings[0] if rings else 0):
+        return x0, y0, tuple(search.chosen), occ
+    return True
 
 
 @builtin(min_args=2, kwargs=("max_width", "max_height", "blocked", "links", "include", "occupied",
@@ -648,6 +810,7 @@ def completable_anchors(occupied: Any, shapes: Any, shape: Any, seq: list, max_w
             at = _AT[key] = {}
     out = []
     key = _cells_key(grid)
+    kept = _GridCompletions(_union_key(key, ()), question, len(offsets), grid) if grid and key is not None else None
     for anchor in seq:
         x, y = _cell(anchor)
         x -= ox
@@ -655,7 +818,7 @@ def completable_anchors(occupied: Any, shapes: Any, shape: Any, seq: list, max_w
         hit = None if at is None else at.get((x, y))
         if hit is None:
             more = [(x + dx, y + dy) for dx, dy in offsets]
-            hit = _answer_of(_union_key(key, more), grid, more, question)
+            hit = _answer_of(_union_key(key, more), grid, more, question, kept)
             if at is not None:
                 at[(x, y)] = hit
         if hit:

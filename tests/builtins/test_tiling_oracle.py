@@ -82,6 +82,17 @@ def test_random_anchors_are_answered_as_by_the_old_search(q, shape, first):
     assert got == (want[:1] if first else want)
 
 
+def test_a_place_shut_off_from_the_sure_places_costs_what_it_costs_from_the_pieces():
+    """Two vertical dominoes (sure places) shut in a corner: a later domino touching neither
+    them nor the pieces is not joined (paths=false: no). The oracle once counted it as touching
+    the sure places (the distance past no ring read as 0); the builtin never did."""
+    H, V = SHAPES2[0], SHAPES2[1]
+    occupied = {(-2, -2), (-1, -2), (0, -2), (0, -1), (0, 0)}
+    pieces = [[H, V], V, V, [H, V], SINGLE, SINGLE]
+    assert not tiling.completable(occupied, pieces, 5, 3, set(), [], None, False)
+    assert not oracle(occupied, pieces, 5, 3, set(), [], None, False)
+
+
 def _asked_in_games(path: Path, players: int, options: dict, games: int) -> int:
     """Plays random games of the rule file's generated program; every look-ahead question is
     checked against the oracle, anchor by anchor. Returns the questions checked."""

@@ -94,7 +94,10 @@ class _Search:
         if rings is None:
             rings = self.near[sure] = self.board.rings(sure, self.free)
         d = _first_ring(rings, cover)
-        return d if d < base else base
+        # a place no ring from the sure places touches is joined to them by no path: its cost is
+        # the one from the pieces (aaa7e39 took len(rings) here, 0 when the sure places are shut
+        # in: a place touching no piece counted as touching one; the builtin never did so)
+        return d if d < base and d < len(rings) else base
 
     def run(self, i: int = 0, used: int = 0, mine: int = 0, sure: int = 0, spent: int = 0) -> bool:
         if i == len(self.steps):
