@@ -10,6 +10,7 @@ lists of attributes."""
 from __future__ import annotations
 
 import marshal as _marshal
+from marshal import dumps as _value_text  # noqa: F401 - grid_memo.py's keys
 
 from ..builtins.grid import (_components as _grid_components_of, _link_map as _grid_link_map, _cell as _grid_cell,
                              _adjacent as _grid_adjacent, grid_bbox as _grid_bbox_of, line_partition as _line_partition,
@@ -137,10 +138,15 @@ def _placements(g, shape, w, h, blocked, links, include, start, fillable):
     blocked, linked or included cells the answer depends only on the cells moved to the origin
     (as builtins.grid.placements finds too) and is worked out here from the cells next to the
     pieces (g.front) and the box (g.box), as builtins.grid._placements does."""
+    if not blocked and not links and not include and g and w is not None and h is not None:
+        mask = g.mask  # _open_placements' answer kept, found without its calls
+        if mask is not None:
+            out = _OPEN_AT.get((mask, *g.corner, shape, w, h))
+            if out is not None:
+                return list(out)
+        return _open_placements(g, shape, w, h)
     if not g or w is None or h is None:
         return _engine_placements(g, shape, w, h, blocked, links, include, start, fillable)
-    if not blocked and not links and not include:
-        return _open_placements(g, shape, w, h)
     parsed = _placement_args(blocked, links, include, start)
     mask, x0, y0 = _mask_of(g)
     key = (mask, x0, y0, shape, w, h, bool(fillable), parsed[5])
@@ -289,6 +295,46 @@ def _completable_anchors(g, shapes, shape, anchors, w, h, blocked, links, includ
     return [anchors[k] for k in kept]
 
 
+def _grid_key(g):
+    """A grid's cells as a key (transpile/grid_memo.py): None when empty, else its bit mask and
+    corner (_mask_of), which name exactly the cells it covers."""
+    if not g:
+        return None
+    mask = g.mask  # kept: _mask_of's answer without its call
+    return _mask_of(g) if mask is None else (mask, *g.corner)
+
+
+_UNKEYED = (ValueError, TypeError, IndexError, KeyError, AttributeError)  # a key not made: asked as it is
+_PLAIN_TYPES = frozenset({int, float, str, bool, type(None)})
+
+
+def _plain(v):
+    """A value that cannot change: a number, a text, none, or a tuple of such values."""
+    t = type(v)
+    return t in _PLAIN_TYPES or (t is tuple and all(_plain(x) for x in v))
+
+
+def _keep(kept, key, value, limit):
+    """Keep a function's value by its key (transpile/grid_memo.py) and hand it out: a plain
+    value as it is, a list of plain values as a copy (the one handed out may change later);
+    anything else, and none, is not kept."""
+    if value is None:
+        return value
+    if type(value) is list:
+        kinds = set(map(type, value))
+        if not (kinds <= _PLAIN_TYPES or (tuple in kinds and all(map(_plain, value)))):
+            return value
+        stored = value[:]
+    elif _plain(value):
+        stored = value
+    else:
+        return value
+    if len(kept) >= limit:
+        kept.clear()
+    kept[key] = stored
+    return value
+
+
 def _off_grids(w, gpos):
     """_off_grid of one piece (an int) or of each of several."""
     for pc in ((w,) if type(w) is int else w):
@@ -401,7 +447,10 @@ def _tally_of(g, values):
 def _neighbor_values(g, c, values, links):
     """grid_neighbor_values: the values next to (or linked to) cell c, without repeats (in the
     order of builtins.grid._adjacent: right, left, down, up, then the linked cells)."""
-    x, y = _grid_cell(c)
+    if type(c) is tuple and len(c) == 2 and type(c[0]) is int and type(c[1]) is int:
+        x, y = c  # a cell already: _grid_cell's (int(x), int(y)) without the call
+    else:
+        x, y = _grid_cell(c)
     near = _grid_adjacent((x, y), _link_map(links)) if links else ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1))
     out = []
     for n in near:

@@ -27,6 +27,8 @@ from .memo import MemoWriter
 from .moves import MoveWriter
 from .plain_looks import PlainLooksWriter
 from .final_state import FinalStateWriter
+from .distinct_options import without_repeats_looked_for
+from .grid_memo import kept_functions
 from .grids import GridWriter
 from .scoring import ScoringWriter
 from .sequences import SequenceWriter
@@ -88,10 +90,18 @@ class ProgramWriter(MemoWriter, CallCacheWriter, BodyKindWriter, ValueProcWriter
         self.ending()
         self.state_export(1)
         body = self.lines
-        lines = body[:mark] + self.nested_functions(1) + self.proc_defs + body[mark:]
+        nested = self.nested_functions(1) + self.proc_defs
+        end = mark + len(nested)
+        lines = without_repeats_looked_for(body[:mark] + nested + body[mark:], self.fixed_tables())
+        nested, kept = kept_functions(lines[mark:end], 1, self.fixed_tables())
+        lines = lines[:mark] + nested + lines[end:]
         if self.refused:
             raise self.refused[0]
-        return "".join(out) + "\n".join(lines) + "\n"
+        return "".join(out + kept) + "\n".join(lines) + "\n"
+
+    def fixed_tables(self) -> set[str]:
+        """The names of the piece attributes' tables no statement changes (grid_memo.py)."""
+        return {f"A_{name}" for name in self.attrs if name not in self.mutable}
 
     def nested_functions(self, depth: int) -> list[str]:
         """The lines of the expression functions called with computed arguments (nested in the

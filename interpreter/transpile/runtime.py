@@ -613,5 +613,6 @@ def _without(xs, ys):
 
 # ---------------------------------------------------------------- grids (transpile/grids.py)
 from .grid_runtime import (_Cells, _awards, _cell_of, _cells_with, _completable_anchors, _components,  # noqa: E402,F401
-                           _grid_at, _grid_bbox, _grid_bbox_fits, _line_partition, _neighbor_values, _off_grids,
-                           _pass_zones, _place, _placements, _ranking, _tally)
+                           _grid_at, _grid_bbox, _grid_bbox_fits, _grid_key, _keep, _line_partition,
+                           _neighbor_values, _off_grids, _pass_zones, _place, _placements, _ranking, _tally,
+                           _UNKEYED, _value_text)

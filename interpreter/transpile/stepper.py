@@ -77,6 +77,7 @@ from typing import Any, Callable, Iterable
 from .. import ast
 from . import stepper_runtime
 from .base import Unsupported
+from .grid_memo import kept_functions
 from .label_reads import reads_only_the_option
 from .piece_kinds import VALUE, element
 from .procedures import returns_in_loops
@@ -242,10 +243,11 @@ class StepperWriter(ProgramWriter):
         # value_procs.py's functions, written for play() (depth 1), nested in _gen (depth 3):
         # each new generator (a copy's too) makes them over its own state
         procs = ["        " + line if line.strip() else line for line in self.proc_defs]
-        game = "\n".join(body[:mark] + nested + procs + body[mark:] + ["    return _gen"]) + "\n"
+        nested, kept = kept_functions(nested + procs, 3, self.fixed_tables())
+        game = "\n".join(body[:mark] + nested + body[mark:] + ["    return _gen"]) + "\n"
         # its loops without their tests on pc once resumed (unguarded.py; one physical line an entry)
         flow = unguard("\n".join(body[mark:]).split("\n"))
-        out.append("\n".join(body[:mark] + nested + procs + flow + ["    return _gen"]) + "\n\n\n")
+        out.append("".join(kept) + "\n".join(body[:mark] + nested + flow + ["    return _gen"]) + "\n\n\n")
         out.append(f"_FRAMES = {[None] + [tuple(self.frames[i]) for i in range(1, self.sites + 1)]!r}\n")
         named = [tuple(self.rule_names.get(v) for v in self.frames[i]) for i in range(1, self.sites + 1)]
         out.append(f"_FRAME_RULE_NAMES = {[None] + named!r}  # None: the program's own\n")
