@@ -4,7 +4,7 @@ The options of a choice among values are each distinct value once, in order (opt
 the generated program writes `list(dict.fromkeys(xs))`. Where `xs` is a local of play() bound
 once to a list the program can tell holds no two equal values, the options are that list's copy
 (`list(xs)`): the same list, without hashing every value (a grid's placements, offered at every
-tile, are 2–3 % of a Between Two Cities game).
+tile of a tile-laying game, were 2–3 % of its game; docs/benchmarks.md, stop 30).
 
 A list holds no repeats (checked on the generated Python, the `ast` module) when it is: what
 grid_placements gives (`_placements(…)`: each anchor once); `[xs[k] for k in range(len(xs)) if …]`

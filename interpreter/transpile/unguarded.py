@@ -48,7 +48,7 @@ NESTED = 2  # how deep a first pass's own loops are written so too
 def unguard(lines: list[str], depth: int = NESTED) -> list[str]:
     """The lines of the stepper's flow with each loop that tests pc written as above, inside a
     loop's first pass down to `depth` loops (each level copies the loops inside it again: the
-    source grows about fourfold at Dogs' Day's five levels against a bit over twofold at two,
+    source grows about fourfold at five levels (one real flow's depth) against a bit over twofold at two,
     for the same speed, and Python's compile time grows faster than the source)."""
     out: list[str] = []
     i = 0
