@@ -29,7 +29,7 @@ from .evaluation import Evaluation
 from .playout import RandomPlayout
 
 
-REMARK = 16  # iterations between two saved generator states (StepperIterations.keep)
+REMARK = 16  # iterations from one saved generator state to the next (StepperIterations.keep)
 
 
 class _Capped(Exception):

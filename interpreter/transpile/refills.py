@@ -13,7 +13,7 @@ world's). So the world's ``_game`` closures, ZI, PS and ZK stay valid and are no
 each piece lies (an index into the flat list of zones) and which per-piece lists hold no nested
 list (as a getter of each piece's zone from that list, and the zone lists' ids). `restore`
 answers False (the world half made: not to be used) where a value clone would
-share between two places (a local naming a whole per-piece list) cannot be made so in place.
+share among several places (a local naming a whole per-piece list) cannot be made so in place.
 
 Written only where the program never binds one of the state's objects again after a new game
 (a zone list in a family, ``loc``, a per-piece list, ...: `rebinds_objects` reads the generated
