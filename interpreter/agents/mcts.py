@@ -73,6 +73,8 @@ class MctsAgent:
                 stats[i].visits += 1
                 stats[i].total += self.evaluate.value(world, player)
                 self.iterations_done += 1
+        if fast is not None:
+            fast.done()
         self.failures.check()
         self.last_stats = stats  # the root's statistics of the last decision (tests, tools)
         return max(range(n), key=lambda i: (stats[i].mean, stats[i].visits))

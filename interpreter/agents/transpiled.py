@@ -32,6 +32,17 @@ from .playout import RandomPlayout
 REMARK = 16  # iterations from one saved generator state to the next (StepperIterations.keep)
 
 
+SPARES = 4  # worlds of finished searches a program keeps (Stepper.spares)
+
+
+def _take(spares: list) -> list | None:
+    """One of the spare worlds, or None: list.pop, so that two searches never take the same."""
+    try:
+        return spares.pop()
+    except IndexError:
+        return None
+
+
 class _Capped(Exception):
     """A stepper playout reached RandomPlayout's decision cap (the engine then judges the
     unfinished game by its heuristic: that iteration is the engine's to play)."""
@@ -58,9 +69,11 @@ class StepperIterations:
 
     def __init__(self, worlds: Any, n: int, cap: int):
         self.worlds, self.n, self.cap = worlds, n, cap
-        # each iteration's world made in place of the last one's (worlds.StepperWorlds.sample), kept
-        # on the program for the next decision's searches too (Stepper.spare)
+        # each iteration's world made in place of the last one's (worlds.StepperWorlds.sample); the
+        # first in one a finished search left on the program (Stepper.spares), taken by pop: this
+        # search's own, even with other searches on the same program at once (threads)
         self.reuses = hasattr(worlds, "fresh")
+        self.world: list | None = _take(worlds.m.spares) if self.reuses else None
         # the agent's generator state and the statistics at a mark, and the iterations passed
         # since ((option, value) each): what `rewind` needs (keep/passed/rewind)
         self.mark: tuple | None = None
@@ -89,8 +102,7 @@ class StepperIterations:
         before the next iteration: its history is the world's list, which the next refills).
         Raises whatever the stepper raises (the caller replays the iteration in the engine)."""
         if self.reuses:
-            m = self.worlds.m
-            world = m.spare = self.worlds.sample(rng, m.spare)
+            world = self.world = self.worlds.sample(rng, self.world)
         else:
             world = self.worlds.sample(rng)
         i = select.pick(stats, rng)
@@ -103,6 +115,12 @@ class StepperIterations:
 
         self.worlds.play(world, i, [agent] * self.n)
         return i, self.worlds.m.result(world)
+
+    def done(self) -> None:
+        """The search is over: its world left for the next search on the program to make again."""
+        world, self.world = self.world, None
+        if world is not None and len(self.worlds.m.spares) < SPARES:
+            self.worlds.m.spares.append(world)
 
     def keep(self, stats: list, rng: random.Random) -> None:
         """Before an iteration: keep what `rewind` needs to put rng back to here. The generator's

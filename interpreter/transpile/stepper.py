@@ -840,9 +840,9 @@ class Stepper:
         # restore(world, st, restorer(st)): a world made st's copy again in place (refills.py); None: clone
         self.restorer: Callable[[list], Any] | None = names.get("restorer")
         self.restore: Callable[[list, list, Any], bool] | None = names.get("restore")
-        # a world of this program a search is done with: the next search's first world is made
-        # in it (agents/transpiled.py; one search at a time uses it)
-        self.spare: list | None = None
+        # worlds of this program that finished searches are done with: a search takes one (by
+        # pop) to make its first world in, and gives it back when it ends (agents/transpiled.py)
+        self.spares: list = []
         self.plain: Callable[[list], list] = names["_plain"]  # the whole state in the list
         self.result_slot, self.history_slot = names["RESULT"], names["HISTORY"]
         self.rng_slot, self.loc_slot = names["RNG"], names["LOC"]

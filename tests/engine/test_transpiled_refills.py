@@ -67,7 +67,7 @@ def test_a_spent_world_made_again_is_the_fresh_clone_and_plays_its_playout(name,
 
 @pytest.mark.parametrize("name,players,options", CONFIGS[:3])
 def test_a_world_spent_at_another_decision_is_made_this_ones(name, players, options):
-    """The next search's first world is made in the last search's (Stepper.spare)."""
+    """The next search's first world is made in the last search's (Stepper.spares)."""
     roots = [S for S in mid_games(name, players, options, 4) if _open_block(S, S.current_players()[0]) is None]
     made = [StepperWorlds.prepare(S, S.current_players()[0]) for S in roots]
     for before, after in zip(made, made[1:]):
@@ -129,3 +129,31 @@ def test_mcts_on_dogs_day_reusing_its_worlds_is_the_engines_search():
         assert ours.replayed == 0
         on_stepper += ours.on_stepper
     assert on_stepper >= 24
+
+
+def test_searches_at_once_on_one_program_each_play_in_their_own_world():
+    """Two searches on one program at the same time (the web server's threads) never make their
+    worlds in the same list: each takes a spare world by pop and gives it back at its end."""
+    from interpreter.agents.determinize import Determinizer
+    from interpreter.agents.selection import Stats
+    from interpreter.agents.transpiled import StepperIterations
+    roots = [S for S in mid_games("dogs_day", 4, {}, 4, seed=5) if _open_block(S, S.current_players()[0]) is None]
+    agent = MctsAgent(8, seed=1)
+
+    def search(S):
+        player = S.current_players()[0]
+        fast = StepperIterations.prepare(Determinizer(S, player), agent.playout, agent.evaluate)
+        return fast, [Stats() for _ in range(S.option_count(player))]
+
+    (a, a_stats), (b, b_stats) = search(roots[0]), search(roots[1])
+    assert a.worlds.m is b.worlds.m  # one program
+    a.run(a_stats, agent.select, random.Random(2))
+    b.run(b_stats, agent.select, random.Random(3))
+    assert a.world is not None and b.world is not None and a.world is not b.world
+    first = a.world
+    a.done()
+    assert a.world is None and a.worlds.m.spares[-1] is first
+    c, c_stats = search(roots[0])  # a new search (from the first root again)
+    assert c.world is first and c.world is not b.world  # the next search takes the world given back
+    c.run(c_stats, agent.select, random.Random(4))
+    assert c.world is first and not a.worlds.m.spares
