@@ -19,6 +19,8 @@ from __future__ import annotations
 import ast as pyast
 from typing import Callable
 
+from .pytrees import parents_of
+
 _OUTSIDE = (pyast.For, pyast.While, pyast.AsyncFor, pyast.FunctionDef, pyast.AsyncFunctionDef,
             pyast.ClassDef, pyast.Lambda)
 _COMPREHENSIONS = (pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.GeneratorExp)
@@ -92,7 +94,7 @@ def _the_loop(tree: pyast.Module, var: str):
     yields = [n for n in pyast.walk(tree) if isinstance(n, (pyast.Yield, pyast.YieldFrom))]
     if len(yields) != 1 or any(isinstance(n, _REFUSED) for n in pyast.walk(tree)):
         return None
-    parents = {child: node for node in pyast.walk(tree) for child in pyast.iter_child_nodes(node)}
+    parents = parents_of(tree)
     ask = parents.get(yields[0])
     if not (isinstance(ask, pyast.Assign) and len(ask.targets) == 1 and isinstance(ask.targets[0], pyast.Name)):
         return None

@@ -18,6 +18,7 @@ import ast as pyast
 import re
 
 from .grid_memo import pure_functions
+from .pytrees import parents_of
 
 _DEDUP = re.compile(r"^(\s*)(\w+) = list\(dict\.fromkeys\((\w+)\)\)$")
 _READS = frozenset({"len", "list", "_listed", "_extreme_of", "_first", "_last", "_index_of"})
@@ -109,7 +110,7 @@ def without_repeats_looked_for(lines: list[str], fixed: set) -> list[str]:
     if play is None:
         return lines
     nested = [n for n in play.body if isinstance(n, pyast.FunctionDef)]
-    parents = {child: node for node in pyast.walk(tree) for child in pyast.iter_child_nodes(node)}
+    parents = parents_of(tree)
     pure = pure_functions(nested, fixed)
     returning: set = set()
     changed = True

@@ -32,6 +32,8 @@ from __future__ import annotations
 import ast as pyast
 import re
 
+from .pytrees import parents_of
+
 _BUILTINS = frozenset({"len", "list", "range", "min", "max", "sum", "tuple", "any", "all", "sorted", "abs",
                        "enumerate", "zip", "reversed", "int", "str", "bool", "isinstance", "set", "frozenset"})
 _HELPERS = frozenset({"_listed", "_extreme_of", "_extreme", "_first", "_last", "_get", "_mod", "_index_of",
@@ -90,7 +92,7 @@ def _bound(fn: pyast.FunctionDef) -> set:
 def _read(f: _Function, names: set) -> None:
     """Fill f's reads from its body; f.ok False at the first thing it may not do."""
     fn = f.node
-    parents = {child: node for node in pyast.walk(fn) for child in pyast.iter_child_nodes(node)}
+    parents = parents_of(fn)
     for node in pyast.walk(fn):
         if node is not fn and isinstance(node, (pyast.FunctionDef,) + _REFUSED):
             f.ok = False
